@@ -1,0 +1,19 @@
+//! Rust bindings for the Agent Client Protocol (ACP), generated from the
+//! canonical JSON Schema published in `@agentclientprotocol/sdk`.
+//!
+//! - [`v1`]: the widely deployed protocol version.
+//! - [`v2`]: upserts with tri-state patch fields, open enums and unions.
+//!
+//! Items that exist only in the unstable schemas need the `unstable` feature.
+//!
+//! Every type decodes and re-encodes a message without inventing or dropping
+//! fields: an omitted optional field stays omitted, an explicit `null` stays
+//! `null` (see [`runtime::Nullable`]), unknown enum values and union variants
+//! are kept as they were received.
+
+#![warn(missing_docs)]
+
+pub mod runtime;
+
+pub mod v1;
+pub mod v2;

@@ -1,0 +1,1 @@
+//! Derive macros for the ACP bindings (the `AcpPatch` derive lands with its own issue).

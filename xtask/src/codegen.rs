@@ -1,0 +1,331 @@
+//! `cargo xtask codegen`: schema -> IR -> Rust for v1 and v2 (stable and
+//! unstable merged behind the `unstable` feature) and for the fixture schemas.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::emit::{Emitter, Gate};
+use crate::error::{Error, Result};
+use crate::load::{read_json, read_schema};
+use crate::lock::Lock;
+use crate::lower::lower;
+use crate::model::Module;
+
+/// The runtime path inside the bindings crate.
+pub const CRATE_RUNTIME: &str = "crate::runtime";
+/// The runtime path from outside the bindings crate (fixtures).
+pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
+
+/// Where to read and write.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The directory holding `v1/` and `v2/` schemas.
+    pub schema_dir: PathBuf,
+    /// Check `schema_dir` against its lock file (the vendored directory).
+    pub locked: bool,
+    /// The directory that receives `v1/mod.rs` and `v2/mod.rs`.
+    pub out_dir: PathBuf,
+    /// Fixture schemas and the directory their Rust goes to.
+    pub fixtures: Option<(PathBuf, PathBuf)>,
+}
+
+impl Layout {
+    /// The layout of this repository, rooted at `root`.
+    pub fn repo(root: &Path) -> Layout {
+        Layout {
+            schema_dir: root.join("schema"),
+            locked: true,
+            out_dir: root.join("generated/src"),
+            fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
+        }
+    }
+}
+
+/// What one schema file produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stat {
+    /// The schema file.
+    pub schema: String,
+    /// `$defs` read.
+    pub defs: usize,
+    /// Rust items (types) emitted for it.
+    pub items: usize,
+    /// Time to read, lower and emit it.
+    pub millis: u128,
+}
+
+impl std::fmt::Display for Stat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} defs read, {} items emitted, {} ms",
+            self.schema, self.defs, self.items, self.millis
+        )
+    }
+}
+
+/// Generated files (absolute paths) and statistics.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// Every file to write, with its full text.
+    pub files: Vec<(PathBuf, String)>,
+    /// Directories whose `*.rs` files are all generated (stale extras are removed).
+    pub owned_dirs: Vec<PathBuf>,
+    /// One line per schema.
+    pub stats: Vec<Stat>,
+}
+
+/// Runs the whole pipeline in memory; nothing is written.
+pub fn generate(layout: &Layout) -> Result<Output> {
+    let lock = if layout.locked {
+        Some(Lock::read(&layout.schema_dir)?)
+    } else {
+        None
+    };
+    let mut files = Vec::new();
+    let mut stats = Vec::new();
+    for version in ["v1", "v2"] {
+        let (stable, s1) = lower_file(
+            &layout.schema_dir,
+            &format!("{version}/schema.json"),
+            lock.as_ref(),
+        )?;
+        let (unstable, s2) = lower_file(
+            &layout.schema_dir,
+            &format!("{version}/schema.unstable.json"),
+            lock.as_ref(),
+        )?;
+        stats.extend([s1, s2]);
+        let items = merge(&stable, &unstable);
+        let doc = format!(
+            " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
+        );
+        let text = render(
+            &[&stable.source, &unstable.source],
+            &doc,
+            items,
+            &format!("{version}/mod.rs"),
+        )?;
+        files.push((layout.out_dir.join(version).join("mod.rs"), text));
+    }
+    let mut owned_dirs = Vec::new();
+    if let Some((dir, out)) = &layout.fixtures {
+        let mut mods = Vec::new();
+        for path in fixture_files(dir)? {
+            let (_, json) = read_json(&path)?;
+            let module = lower(&display_path(&path), &json)?;
+            let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
+            let items = module
+                .defs
+                .iter()
+                .flat_map(|d| emitter.def(d, Gate::Always))
+                .collect();
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("fixture")
+                .replace('-', "_");
+            let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
+            files.push((
+                out.join(format!("{stem}.rs")),
+                render(&[&module.source], &doc, items, &format!("{stem}.rs"))?,
+            ));
+            mods.push(stem);
+        }
+        let list: String = mods.iter().map(|m| format!("pub mod {m};\n")).collect();
+        files.push((
+            out.join("mod.rs"),
+            format!("{}\n{list}", header(&["schema/fixtures/*.json"])),
+        ));
+        owned_dirs.push(out.clone());
+    }
+    Ok(Output {
+        files,
+        owned_dirs,
+        stats,
+    })
+}
+
+/// The fixture schemas directly inside `dir`, sorted (subdirectories hold bad schemas).
+pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
+        file: dir.to_path_buf(),
+        source,
+    })?;
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn display_path(path: &Path) -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn lower_file(dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<(Module, Stat)> {
+    let start = Instant::now();
+    let file = read_schema(dir, rel, lock)?;
+    let module = lower(&display_path(&file.path), &file.json)?;
+    let emitter = Emitter::new(CRATE_RUNTIME, &module.defs);
+    let items: usize = module.defs.iter().map(|d| d.walk().len()).sum();
+    let _tokens: Vec<TokenStream> = module
+        .defs
+        .iter()
+        .flat_map(|d| emitter.def(d, Gate::Always))
+        .collect();
+    let stat = Stat {
+        schema: module.source.clone(),
+        defs: module.defs.len(),
+        items,
+        millis: start.elapsed().as_millis(),
+    };
+    Ok((module, stat))
+}
+
+/// One item list for a version: items equal in both schemas (ignoring
+/// descriptions) once; items that differ twice, each behind its cfg; items
+/// only in the unstable schema behind `unstable`.
+pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
+    let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter());
+    let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter());
+    let mut items = Vec::new();
+    for d in &stable.defs {
+        match unstable.defs.iter().find(|u| u.name == d.name) {
+            Some(u) if u.without_docs() == d.without_docs() => {
+                items.extend(stable_emitter.def(d, Gate::Always))
+            }
+            Some(u) => {
+                items.extend(stable_emitter.def(d, Gate::Stable));
+                items.extend(unstable_emitter.def(u, Gate::Unstable));
+            }
+            None => items.extend(stable_emitter.def(d, Gate::Stable)),
+        }
+    }
+    for u in unstable
+        .defs
+        .iter()
+        .filter(|u| !stable.defs.iter().any(|d| d.name == u.name))
+    {
+        items.extend(unstable_emitter.def(u, Gate::Unstable));
+    }
+    items
+}
+
+/// The header of every generated file.
+pub fn header(sources: &[&str]) -> String {
+    let from = sources
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    format!(
+        "// @generated by `cargo xtask codegen` from {from}.\n// Do not edit: change the generator (`xtask/`) or its inputs (`schema/`) and run `cargo xtask codegen`.\n"
+    )
+}
+
+fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> Result<String> {
+    let doc_lines = doc.lines().map(|l| l.to_owned());
+    let tokens = quote! {
+        #( #![doc = #doc_lines] )*
+        #![allow(clippy::large_enum_variant)]
+        #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
+        #(#items)*
+    };
+    let file: syn::File = syn::parse2(tokens).map_err(|e| Error::Emit {
+        file: label.to_owned(),
+        message: e.to_string(),
+    })?;
+    Ok(format!(
+        "{}\n{}",
+        header(sources),
+        prettyplease::unparse(&file)
+    ))
+}
+
+/// Files that differ from what is on disk (missing, changed, or generated
+/// leftovers in an owned directory).
+pub fn stale_files(output: &Output) -> Vec<PathBuf> {
+    let mut stale: Vec<PathBuf> = output
+        .files
+        .iter()
+        .filter(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()))
+        .map(|(p, _)| p.clone())
+        .collect();
+    stale.extend(leftovers(output));
+    stale
+}
+
+fn leftovers(output: &Output) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in &output.owned_dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "rs")
+                && !output.files.iter().any(|(f, _)| *f == p)
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Writes every file or none: all texts go to temporary files next to their
+/// targets first; only when every one was written are they renamed into place.
+pub fn write_all(output: &Output) -> Result<()> {
+    let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let cleanup = |temps: &[(PathBuf, PathBuf)]| {
+        for (tmp, _) in temps {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for (path, text) in &output.files {
+        let tmp = temp_path(path);
+        let result = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&tmp, text));
+        if let Err(source) = result {
+            cleanup(&temps);
+            let _ = std::fs::remove_file(&tmp);
+            return Err(Error::Write {
+                path: path.clone(),
+                source,
+            });
+        }
+        temps.push((tmp, path.clone()));
+    }
+    for (tmp, path) in &temps {
+        if let Err(source) = std::fs::rename(tmp, path) {
+            cleanup(&temps);
+            return Err(Error::Write {
+                path: path.clone(),
+                source,
+            });
+        }
+    }
+    for extra in leftovers(output) {
+        std::fs::remove_file(&extra).map_err(|source| Error::Write {
+            path: extra.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    path.with_file_name(format!(".{name}.xtask-{}.tmp", std::process::id()))
+}

@@ -1,0 +1,1043 @@
+//! IR -> Rust tokens.
+//!
+//! Structs use serde's derive with field attributes that call the hand-written
+//! runtime (`generated/src/runtime`); enums and unions get generated
+//! `Serialize`/`Deserialize` impls, because their fallbacks, catch-all arms and
+//! discriminator rules are beyond what the derive can express.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::model::*;
+
+/// Which builds an item belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Always compiled.
+    Always,
+    /// Only with the `unstable` feature.
+    Unstable,
+    /// Only without the `unstable` feature (the stable shape of an item whose
+    /// unstable shape differs).
+    Stable,
+}
+
+/// Emits items for one module.
+pub struct Emitter {
+    rt: TokenStream,
+    names: BTreeMap<String, String>,
+}
+
+fn ident(name: &str) -> proc_macro2::Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => proc_macro2::Ident::new_raw(raw, proc_macro2::Span::call_site()),
+        None => format_ident!("{}", name),
+    }
+}
+
+fn docs(d: &Option<String>) -> TokenStream {
+    match d {
+        Some(text) => {
+            let lines = text.lines().map(|l| {
+                if l.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {l}")
+                }
+            });
+            quote! { #( #[doc = #lines] )* }
+        }
+        None => quote! {},
+    }
+}
+
+fn docs_or(d: &Option<String>, fallback: impl FnOnce() -> String) -> TokenStream {
+    match d {
+        Some(_) => docs(d),
+        None => docs(&Some(fallback())),
+    }
+}
+
+fn str_lit(s: &str) -> Literal {
+    Literal::string(s)
+}
+
+impl Emitter {
+    /// An emitter for the given definitions; `runtime` is the path of the
+    /// runtime module (`crate::runtime` inside the bindings crate).
+    pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>) -> Self {
+        let rt: TokenStream = runtime.parse().expect("runtime path parses");
+        let names = defs
+            .into_iter()
+            .flat_map(Def::walk)
+            .map(|d| (d.name.clone(), d.rust_name.clone()))
+            .collect();
+        Emitter { rt, names }
+    }
+
+    fn rust_name(&self, name: &str) -> proc_macro2::Ident {
+        ident(self.names.get(name).map(String::as_str).unwrap_or(name))
+    }
+
+    /// The Rust type for a value type.
+    pub fn ty(&self, ty: &Type) -> TokenStream {
+        let rt = &self.rt;
+        match ty {
+            Type::String { .. } => quote!(::std::string::String),
+            Type::Base64 => quote!(#rt::Base64String),
+            Type::Integer { format, .. } => int_type(*format),
+            Type::Number { .. } => quote!(f64),
+            Type::Boolean => quote!(bool),
+            Type::Null => quote!(#rt::ExplicitNull),
+            Type::Any => quote!(::serde_json::Value),
+            Type::Object => quote!(#rt::JsonObject),
+            Type::Ref(name) => {
+                let i = self.rust_name(name);
+                quote!(#i)
+            }
+            Type::Array { items, .. } => {
+                let t = self.ty(items);
+                quote!(::std::vec::Vec<#t>)
+            }
+            Type::Map { values } => {
+                let t = self.ty(values);
+                quote!(::std::collections::BTreeMap<::std::string::String, #t>)
+            }
+        }
+    }
+
+    /// Items for one definition and its inline items, behind `gate`.
+    pub fn def(&self, def: &Def, gate: Gate) -> Vec<TokenStream> {
+        let cfg = match gate {
+            Gate::Always => quote!(),
+            Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
+            Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
+        };
+        let mut items = match &def.kind {
+            Kind::Struct(s) => self.structure(def, s),
+            Kind::Enum(e) => self.enumeration(def, e),
+            Kind::Union(u) => self.union(def, u),
+            Kind::Newtype(t) => self.newtype(def, t),
+            Kind::Alias(target) if def.method.is_some() => {
+                // Same wire shape, different method: a distinct type, so that each
+                // payload type names exactly one method.
+                let (name, doc, t) = (
+                    ident(&def.rust_name),
+                    self.item_docs(def),
+                    self.rust_name(target),
+                );
+                vec![quote! {
+                    #doc
+                    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                    #[serde(transparent)]
+                    pub struct #name(pub #t);
+
+                    impl ::core::convert::From<#t> for #name {
+                        fn from(value: #t) -> Self { Self(value) }
+                    }
+                }]
+            }
+            Kind::Alias(target) => {
+                let (name, doc, t) = (
+                    ident(&def.rust_name),
+                    self.item_docs(def),
+                    self.rust_name(target),
+                );
+                vec![quote! { #doc pub type #name = #t; }]
+            }
+            Kind::Any => self.any(def),
+        };
+        items.extend(self.method_consts(def));
+        for i in &def.inline {
+            items.extend(self.def(i, Gate::Always));
+        }
+        if gate == Gate::Always {
+            return items;
+        }
+        // Put the gate on every item, not just the first of each block.
+        let file: syn::File = match syn::parse2(quote!(#(#items)*)) {
+            Ok(f) => f,
+            Err(_) => return items.into_iter().map(|i| quote! { #cfg #i }).collect(),
+        };
+        file.items.into_iter().map(|i| quote! { #cfg #i }).collect()
+    }
+
+    fn item_docs(&self, def: &Def) -> TokenStream {
+        docs_or(&def.docs, || {
+            format!("`{}` (the schema gives no description).", def.name)
+        })
+    }
+
+    fn method_consts(&self, def: &Def) -> Option<TokenStream> {
+        let m = def.method.as_ref()?;
+        let name = ident(&def.rust_name);
+        let (method, side) = (str_lit(&m.name), str_lit(&m.side));
+        let doc_m = format!(
+            " The JSON-RPC method this payload belongs to (`x-method`): `{}`.",
+            m.name
+        );
+        let doc_s = format!(
+            " The side that handles the method (`x-side`): `{}`.",
+            m.side
+        );
+        Some(quote! {
+            impl #name {
+                #[doc = #doc_m]
+                pub const METHOD: &'static str = #method;
+                #[doc = #doc_s]
+                pub const SIDE: &'static str = #side;
+            }
+        })
+    }
+
+    // ---- structs -----------------------------------------------------------------
+
+    fn field_type(&self, f: &Field) -> TokenStream {
+        let rt = &self.rt;
+        let t = self.ty(&f.ty);
+        match (f.required, f.nullable, &f.ty) {
+            (true, false, _) => t,
+            (true, true, _) | (false, _, Type::Any) => quote!(::core::option::Option<#t>),
+            (false, false, _) => quote!(::core::option::Option<#t>),
+            (false, true, _) => quote!(#rt::Nullable<#t>),
+        }
+    }
+
+    fn field_attrs(&self, f: &Field) -> TokenStream {
+        let rt = self.rt.to_string().replace(' ', "");
+        let wire = str_lit(&f.name);
+        let mut parts = vec![quote!(rename = #wire)];
+        let optional = !f.required;
+        let nullable_wrapper = optional && f.nullable && f.ty != Type::Any;
+        if optional {
+            parts.push(quote!(default));
+            let skip = if nullable_wrapper {
+                format!("{rt}::Nullable::is_absent")
+            } else {
+                "::core::option::Option::is_none".into()
+            };
+            let skip = str_lit(&skip);
+            parts.push(quote!(skip_serializing_if = #skip));
+        }
+        let with = self.deserialize_with(f);
+        if let Some(w) = with {
+            let w = str_lit(&w);
+            parts.push(quote!(deserialize_with = #w));
+        }
+        quote! { #[serde( #(#parts),* )] }
+    }
+
+    /// The `deserialize_with` helper a field needs, if any.
+    fn deserialize_with(&self, f: &Field) -> Option<String> {
+        let rt = self.rt.to_string().replace(' ', "");
+        let optional = !f.required;
+        match &f.ty {
+            Type::Integer { format, min, max } if min.is_some() || max.is_some() => {
+                let (lo, hi) = format.range();
+                let (min, max) = (min.unwrap_or(lo), max.unwrap_or(hi));
+                let t = int_type(*format).to_string();
+                let c = |v: i128| {
+                    if v < 0 {
+                        format!("{{ {v} }}")
+                    } else {
+                        v.to_string()
+                    }
+                };
+                Some(if f.required && !f.nullable {
+                    format!("{rt}::de::int_in_range::<_, {t}, {}, {}>", c(min), c(max))
+                } else {
+                    format!(
+                        "{rt}::de::opt_int_in_range::<_, _, {}, {}, {}>",
+                        c(min),
+                        c(max),
+                        f.default_on_error
+                    )
+                })
+            }
+            Type::Number { min, max } if min.is_some() || max.is_some() => {
+                let (min, max) = (
+                    min.unwrap_or(f64::NEG_INFINITY).to_bits(),
+                    max.unwrap_or(f64::INFINITY).to_bits(),
+                );
+                Some(if f.required && !f.nullable {
+                    format!("{rt}::de::float_in_range::<_, {min:#x}, {max:#x}>")
+                } else {
+                    format!(
+                        "{rt}::de::opt_float_in_range::<_, _, {min:#x}, {max:#x}, {}>",
+                        f.default_on_error
+                    )
+                })
+            }
+            Type::Any if optional => Some(format!("{rt}::de::any")),
+            _ if f.default_on_error && f.skip_invalid_items => {
+                Some(format!("{rt}::de::lenient_items"))
+            }
+            _ if f.default_on_error => Some(format!("{rt}::de::lenient")),
+            _ if f.skip_invalid_items => Some(format!("{rt}::de::items")),
+            _ if f.default_on_null && f.required => Some(format!("{rt}::de::null_as_default")),
+            _ => None,
+        }
+    }
+
+    fn field_docs(f: &Field) -> TokenStream {
+        let mut text = f.docs.clone().unwrap_or_default();
+        let mut notes = Vec::new();
+        if let Some(d) = &f.default {
+            notes.push(format!(
+                "Schema default when omitted: `{d}` (never written back)."
+            ));
+        }
+        match &f.ty {
+            Type::String {
+                format: Some(fmt), ..
+            } => notes.push(format!("Format: `{fmt}`.")),
+            Type::Array {
+                min_items: Some(n), ..
+            } => notes.push(format!("At least {n} item(s) (`minItems`).")),
+            _ => {}
+        }
+        if !notes.is_empty() {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&notes.join("\n"));
+        }
+        if text.is_empty() {
+            text = format!("The `{}` property.", f.name);
+        }
+        docs(&Some(text))
+    }
+
+    fn structure(&self, def: &Def, s: &Struct) -> Vec<TokenStream> {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let doc = self.item_docs(def);
+        let mut fields = Vec::new();
+        for f in &s.fields {
+            let (fd, attrs, fname, ft) = (
+                Self::field_docs(f),
+                self.field_attrs(f),
+                ident(&f.rust_name),
+                self.field_type(f),
+            );
+            fields.push(quote! { #fd #attrs pub #fname: #ft, });
+        }
+        if let Some(fl) = &s.flatten {
+            let fd = docs_or(&fl.docs, || {
+                format!("The variant part of this object (see [`{}`]).", fl.union)
+            });
+            let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
+            fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
+        }
+        if s.keeps_unknown {
+            fields.push(quote! {
+                /// Properties the schema does not name, kept as received.
+                #[serde(flatten)]
+                pub additional_properties: #rt::JsonObject,
+            });
+        }
+        let all_optional = s.fields.iter().all(|f| !f.required) && s.flatten.is_none();
+        let default = if all_optional {
+            quote!(Default,)
+        } else {
+            quote!()
+        };
+        let mut items = vec![quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+            #[non_exhaustive]
+            pub struct #name { #(#fields)* }
+        }];
+        items.push(self.builder(def, s));
+        items
+    }
+
+    fn builder(&self, def: &Def, s: &Struct) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let mut params = Vec::new();
+        let mut inits = Vec::new();
+        let mut setters = Vec::new();
+        for f in &s.fields {
+            let fname = ident(&f.rust_name);
+            let t = self.ty(&f.ty);
+            if f.required {
+                let ft = self.field_type(f);
+                params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
+                inits.push(quote!(#fname: #fname.into()));
+                continue;
+            }
+            inits.push(quote!(#fname: ::core::default::Default::default()));
+            let set = if f.nullable && f.ty != Type::Any {
+                quote!(#rt::Nullable::Value(value.into()))
+            } else {
+                quote!(::core::option::Option::Some(value.into()))
+            };
+            let bare = f.rust_name.trim_start_matches("r#");
+            let setter = if bare == "new" {
+                format_ident!("with_new")
+            } else {
+                ident(&f.rust_name)
+            };
+            let doc = format!(" Sets `{}`.", f.name);
+            setters.push(quote! {
+                #[doc = #doc]
+                #[must_use]
+                pub fn #setter(mut self, value: impl ::core::convert::Into<#t>) -> Self {
+                    self.#fname = #set;
+                    self
+                }
+            });
+        }
+        if let Some(fl) = &s.flatten {
+            let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
+            params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
+            inits.push(quote!(#fname: #fname.into()));
+        }
+        if s.keeps_unknown {
+            inits.push(quote!(additional_properties: ::core::default::Default::default()));
+        }
+        let new_doc = format!(
+            " Creates a `{}` from its required fields; every optional field is omitted.",
+            def.rust_name
+        );
+        let allow = if params.len() > 7 {
+            quote!(#[allow(clippy::too_many_arguments)])
+        } else {
+            quote!()
+        };
+        quote! {
+            impl #name {
+                #[doc = #new_doc]
+                #allow
+                pub fn new(#(#params),*) -> Self {
+                    Self { #(#inits),* }
+                }
+                #(#setters)*
+            }
+        }
+    }
+
+    // ---- newtypes and any-JSON ------------------------------------------------------
+
+    fn newtype(&self, def: &Def, t: &Type) -> Vec<TokenStream> {
+        let name = ident(&def.rust_name);
+        let doc = self.item_docs(def);
+        match t {
+            Type::String { .. } => vec![quote! {
+                #doc
+                #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+                #[serde(transparent)]
+                pub struct #name(pub ::std::sync::Arc<str>);
+
+                impl #name {
+                    /// Wraps a string.
+                    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+                        Self(value.into())
+                    }
+                    /// The string.
+                    pub fn as_str(&self) -> &str {
+                        &self.0
+                    }
+                }
+                impl ::core::convert::From<&str> for #name {
+                    fn from(value: &str) -> Self { Self(value.into()) }
+                }
+                impl ::core::convert::From<::std::string::String> for #name {
+                    fn from(value: ::std::string::String) -> Self { Self(value.into()) }
+                }
+                impl ::core::convert::AsRef<str> for #name {
+                    fn as_ref(&self) -> &str { &self.0 }
+                }
+                impl ::core::borrow::Borrow<str> for #name {
+                    fn borrow(&self) -> &str { &self.0 }
+                }
+                impl ::core::fmt::Display for #name {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(&self.0) }
+                }
+            }],
+            Type::Integer { format, .. } => {
+                let it = int_type(*format);
+                let check = match self.deserialize_with(&Field {
+                    name: String::new(),
+                    rust_name: String::new(),
+                    docs: None,
+                    ty: t.clone(),
+                    required: true,
+                    nullable: false,
+                    default_on_error: false,
+                    skip_invalid_items: false,
+                    default_on_null: false,
+                    default: None,
+                }) {
+                    Some(with) => {
+                        let with = str_lit(&with);
+                        quote!(#[serde(deserialize_with = #with)])
+                    }
+                    None => quote!(),
+                };
+                vec![quote! {
+                    #doc
+                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+                    #[serde(transparent)]
+                    pub struct #name(#check pub #it);
+
+                    impl ::core::convert::From<#it> for #name {
+                        fn from(value: #it) -> Self { Self(value) }
+                    }
+                    impl ::core::fmt::Display for #name {
+                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { ::core::fmt::Display::fmt(&self.0, f) }
+                    }
+                }]
+            }
+            other => {
+                let inner = self.ty(other);
+                vec![quote! {
+                    #doc
+                    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                    #[serde(transparent)]
+                    pub struct #name(pub #inner);
+
+                    impl ::core::convert::From<#inner> for #name {
+                        fn from(value: #inner) -> Self { Self(value) }
+                    }
+                }]
+            }
+        }
+    }
+
+    fn any(&self, def: &Def) -> Vec<TokenStream> {
+        let name = ident(&def.rust_name);
+        let doc = self.item_docs(def);
+        vec![quote! {
+            #doc
+            ///
+            /// Any JSON value: the schema does not constrain it.
+            #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+            #[serde(transparent)]
+            pub struct #name(pub ::serde_json::Value);
+
+            impl ::core::convert::From<::serde_json::Value> for #name {
+                fn from(value: ::serde_json::Value) -> Self { Self(value) }
+            }
+        }]
+    }
+
+    // ---- enums -------------------------------------------------------------------
+
+    fn enumeration(&self, def: &Def, e: &Enum) -> Vec<TokenStream> {
+        match e.repr {
+            EnumRepr::String => self.string_enum(def, e),
+            EnumRepr::Integer(format) => self.int_enum(def, e, format),
+        }
+    }
+
+    fn string_enum(&self, def: &Def, e: &Enum) -> Vec<TokenStream> {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let name_str = &def.rust_name;
+        let doc = self.item_docs(def);
+        let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
+        let vdocs: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| docs_or(&v.docs, || format!("`{}`.", v.value)))
+            .collect();
+        let values: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| str_lit(v.value.as_str().unwrap_or_default()))
+            .collect();
+        let mut items = Vec::new();
+        let (fallback_variant, as_str_fallback, from_str, parse_err, is_ext, visit_owned) = match &e
+            .fallback
+        {
+            Some(f) => {
+                let fname = ident(&f.rust_name);
+                let fdoc = docs_or(&f.docs, || {
+                    "A value this version does not know, kept as received.".to_owned()
+                });
+                (
+                    quote! { #fdoc #fname(#rt::UnknownString), },
+                    quote! { Self::#fname(v) => v.as_str(), },
+                    quote! { other => Self::#fname(#rt::UnknownString::__new(other)), },
+                    quote!(::core::convert::Infallible),
+                    quote! {
+                        /// `true` for a value this version does not know that starts with `_`
+                        /// (an implementation-specific extension).
+                        pub fn is_extension(&self) -> bool {
+                            matches!(self, Self::#fname(v) if v.is_extension())
+                        }
+                        /// `true` for a value this version does not know that does not start
+                        /// with `_` (reserved for future ACP versions).
+                        pub fn is_future(&self) -> bool {
+                            matches!(self, Self::#fname(v) if v.is_future())
+                        }
+                        /// `true` for a value this version knows.
+                        pub fn is_known(&self) -> bool {
+                            !matches!(self, Self::#fname(_))
+                        }
+                    },
+                    quote! {
+                        fn visit_string<E: ::serde::de::Error>(self, v: ::std::string::String) -> ::core::result::Result<#name, E> {
+                            ::core::result::Result::Ok(match v.as_str() {
+                                #( #values => #name::#vnames, )*
+                                _ => #name::#fname(#rt::UnknownString::__new(v)),
+                            })
+                        }
+                    },
+                )
+            }
+            None => (
+                quote!(),
+                quote!(),
+                quote! { _ => return ::core::result::Result::Err(#rt::ParseEnumError::new(#name_str, s)), },
+                quote!(#rt::ParseEnumError),
+                quote!(),
+                quote!(),
+            ),
+        };
+        let open = e.fallback.is_some();
+        let visit_str = if open {
+            quote! {
+                fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> {
+                    ::core::result::Result::Ok(match v { #( #values => #name::#vnames, )* _ => #name::from_str_lossless(v) })
+                }
+            }
+        } else {
+            quote! {
+                fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> {
+                    match v {
+                        #( #values => ::core::result::Result::Ok(#name::#vnames), )*
+                        _ => ::core::result::Result::Err(E::unknown_variant(v, #name::VALUES)),
+                    }
+                }
+            }
+        };
+        let lossless = if open {
+            quote! {
+                fn from_str_lossless(s: &str) -> Self {
+                    match s { #( #values => Self::#vnames, )* #from_str }
+                }
+            }
+        } else {
+            quote!()
+        };
+        let parse_body = if open {
+            quote!(::core::result::Result::Ok(Self::from_str_lossless(s)))
+        } else {
+            quote!(::core::result::Result::Ok(match s { #( #values => Self::#vnames, )* #from_str }))
+        };
+        let expecting = format!("a {name_str} string");
+        items.push(quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            #[non_exhaustive]
+            pub enum #name {
+                #( #vdocs #vnames, )*
+                #fallback_variant
+            }
+
+            impl #name {
+                /// Every value this version knows, as on the wire.
+                pub const VALUES: &'static [&'static str] = &[#(#values),*];
+
+                /// The value as on the wire.
+                pub fn as_str(&self) -> &str {
+                    match self {
+                        #( Self::#vnames => #values, )*
+                        #as_str_fallback
+                    }
+                }
+                #is_ext
+                #lossless
+            }
+
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(self.as_str()) }
+            }
+
+            impl ::core::str::FromStr for #name {
+                type Err = #parse_err;
+                fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+                    #parse_body
+                }
+            }
+
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    serializer.serialize_str(self.as_str())
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    struct Visitor;
+                    impl ::serde::de::Visitor<'_> for Visitor {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(#expecting) }
+                        #visit_str
+                        #visit_owned
+                    }
+                    deserializer.deserialize_str(Visitor)
+                }
+            }
+        });
+        if open {
+            items.push(quote! {
+                impl ::core::convert::From<&str> for #name {
+                    fn from(value: &str) -> Self { Self::from_str_lossless(value) }
+                }
+            });
+        }
+        items
+    }
+
+    fn int_enum(&self, def: &Def, e: &Enum, format: IntFormat) -> Vec<TokenStream> {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let doc = self.item_docs(def);
+        let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
+        let vdocs: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| docs_or(&v.docs, || format!("`{}`.", v.value)))
+            .collect();
+        let values: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| Literal::i64_unsuffixed(v.value.as_i64().unwrap_or_default()))
+            .collect();
+        let (lo, hi) = format.range();
+        let (lo, hi) = (Literal::i128_unsuffixed(lo), Literal::i128_unsuffixed(hi));
+        let expecting = format!("a {} integer", def.rust_name);
+        let (fallback, value_fallback, from_fallback) = match &e.fallback {
+            Some(f) => {
+                let fname = ident(&f.rust_name);
+                let fdoc = docs_or(&f.docs, || {
+                    "A value this version does not know, kept as received.".to_owned()
+                });
+                (
+                    quote! { #fdoc #fname(#rt::UnknownInteger), },
+                    quote! { Self::#fname(v) => v.get(), },
+                    quote! { other => ::core::result::Result::Ok(Self::#fname(#rt::UnknownInteger::__new(other))), },
+                )
+            }
+            None => (
+                quote!(),
+                quote!(),
+                quote! { other => ::core::result::Result::Err(other), },
+            ),
+        };
+        vec![quote! {
+            #doc
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            #[non_exhaustive]
+            pub enum #name {
+                #( #vdocs #vnames, )*
+                #fallback
+            }
+
+            impl #name {
+                /// The value as on the wire.
+                pub fn value(&self) -> i64 {
+                    match self {
+                        #( Self::#vnames => #values, )*
+                        #value_fallback
+                    }
+                }
+
+                /// The variant for a wire value; `Err` returns a value a closed enum does not know.
+                #[allow(clippy::result_large_err)]
+                pub fn try_from_value(value: i64) -> ::core::result::Result<Self, i64> {
+                    match value {
+                        #( #values => ::core::result::Result::Ok(Self::#vnames), )*
+                        #from_fallback
+                    }
+                }
+            }
+
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { ::core::fmt::Display::fmt(&self.value(), f) }
+            }
+
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    serializer.serialize_i64(self.value())
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+                    if !(#lo..=#hi).contains(&i128::from(wide)) {
+                        return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::core::format_args!("{wide} is out of range for {}", #expecting),
+                        ));
+                    }
+                    Self::try_from_value(wide).map_err(|v| <D::Error as ::serde::de::Error>::custom(
+                        ::core::format_args!("unknown value {v}, expected {}", #expecting),
+                    ))
+                }
+            }
+        }]
+    }
+
+    // ---- unions --------------------------------------------------------------
+
+    fn union(&self, def: &Def, u: &Union) -> Vec<TokenStream> {
+        let name = ident(&def.rust_name);
+        let doc = self.item_docs(def);
+        let mut variants = Vec::new();
+        for v in &u.variants {
+            let vn = ident(&v.rust_name);
+            let vd = docs_or(&v.docs, || match (&v.tag, &v.payload) {
+                (Some(t), _) => format!("The `{t}` variant."),
+                (None, Payload::Type(Type::Ref(r))) => format!("A [`{}`].", self.rust_name(r)),
+                (None, _) => format!("The `{}` arm.", v.rust_name),
+            });
+            variants.push(match &v.payload {
+                Payload::Unit => quote! { #vd #vn, },
+                Payload::Type(t) => {
+                    let t = self.ty(t);
+                    quote! { #vd #vn(#t), }
+                }
+                Payload::NoTag => {
+                    let prop = &u.tag.as_ref().map(|t| t.property.clone()).unwrap_or_default();
+                    let fd = format!(" `true` when `{prop}` was an explicit `null`, `false` when it was omitted.");
+                    quote! { #vd #vn { #[doc = #fd] explicit_null: bool }, }
+                }
+            });
+        }
+        let rt = &self.rt;
+        if let Some(c) = &u.catch_all {
+            let cd = docs_or(&c.docs, || {
+                "A variant this version does not know, kept whole.".to_owned()
+            });
+            let cn = ident(&c.rust_name);
+            variants.push(quote! { #cd #cn(#rt::UnknownVariant), });
+        }
+        let mut items = vec![quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            #[non_exhaustive]
+            pub enum #name { #(#variants)* }
+        }];
+        items.push(self.union_serialize(def, u));
+        items.push(match &u.tag {
+            Some(tag) => self.tagged_deserialize(def, u, tag),
+            None => self.untagged_deserialize(def, u),
+        });
+        if let Some(tag) = &u.tag {
+            items.push(self.tag_accessor(def, u, tag));
+        }
+        items
+    }
+
+    fn tag_accessor(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
+        let name = ident(&def.rust_name);
+        let key = str_lit(&tag.property);
+        let mut arms = Vec::new();
+        for v in &u.variants {
+            let vn = ident(&v.rust_name);
+            let pat = match v.payload {
+                Payload::Unit => quote!(Self::#vn),
+                Payload::Type(_) => quote!(Self::#vn(_)),
+                Payload::NoTag => quote!(Self::#vn { .. }),
+            };
+            let val = match &v.tag {
+                Some(t) => {
+                    let t = str_lit(t);
+                    quote!(::core::option::Option::Some(#t))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            arms.push(quote!(#pat => #val,));
+        }
+        if let Some(c) = &u.catch_all {
+            let cn = ident(&c.rust_name);
+            arms.push(quote!(Self::#cn(v) => ::core::option::Option::Some(v.__tag(#key)),));
+        }
+        let doc = format!(
+            " The `{}` discriminator of this value, when it has one.",
+            tag.property
+        );
+        quote! {
+            impl #name {
+                /// The property that discriminates the variants.
+                pub const TAG: &'static str = #key;
+                #[doc = #doc]
+                pub fn tag(&self) -> ::core::option::Option<&str> {
+                    match self { #(#arms)* }
+                }
+            }
+        }
+    }
+
+    fn union_serialize(&self, def: &Def, u: &Union) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let key = str_lit(u.tag.as_ref().map(|t| t.property.as_str()).unwrap_or(""));
+        let mut arms = Vec::new();
+        for v in &u.variants {
+            let vn = ident(&v.rust_name);
+            arms.push(match (&v.payload, &v.tag) {
+                (Payload::Unit, Some(t)) => {
+                    let t = str_lit(t);
+                    quote!(Self::#vn => #rt::ser::tagged(serializer, #key, #t, ::core::option::Option::<&()>::None),)
+                }
+                (Payload::Type(_), Some(t)) => {
+                    let t = str_lit(t);
+                    quote!(Self::#vn(payload) => #rt::ser::tagged(serializer, #key, #t, ::core::option::Option::Some(payload)),)
+                }
+                (Payload::Type(_), None) => quote!(Self::#vn(payload) => ::serde::Serialize::serialize(payload, serializer),),
+                (Payload::NoTag, _) => quote! {
+                    Self::#vn { explicit_null } => {
+                        use ::serde::ser::SerializeMap as _;
+                        let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                        if *explicit_null {
+                            map.serialize_entry(#key, &())?;
+                        }
+                        map.end()
+                    }
+                },
+                (Payload::Unit, None) => quote!(Self::#vn => serializer.serialize_unit(),),
+            });
+        }
+        if let Some(c) = &u.catch_all {
+            let cn = ident(&c.rust_name);
+            arms.push(quote!(Self::#cn(v) => ::serde::Serialize::serialize(v, serializer),));
+        }
+        quote! {
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self { #(#arms)* }
+                }
+            }
+        }
+    }
+
+    fn tagged_deserialize(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let uname = str_lit(&def.rust_name);
+        let key = str_lit(&tag.property);
+        let expecting = str_lit(&format!("a {} object", def.rust_name));
+        let mut arms = Vec::new();
+        let known: Vec<Literal> = u
+            .variants
+            .iter()
+            .filter_map(|v| v.tag.as_deref())
+            .map(str_lit)
+            .collect();
+        for v in &u.variants {
+            let Some(t) = &v.tag else { continue };
+            let (vn, tl) = (ident(&v.rust_name), str_lit(t));
+            arms.push(match &v.payload {
+                Payload::Unit => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn),),
+                _ => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn(#rt::de::payload(object, #uname, #tl)?)),),
+            });
+        }
+        // Arms chosen when the discriminator is absent.
+        let untagged: Vec<&Variant> = u.variants.iter().filter(|v| v.tag.is_none()).collect();
+        let no_tag = untagged.iter().find(|v| v.payload == Payload::NoTag);
+        let missing_pat = if tag.lenient {
+            quote!(#rt::de::Tag::Missing | #rt::de::Tag::Invalid)
+        } else {
+            quote!(#rt::de::Tag::Missing)
+        };
+        if let Some(v) = no_tag {
+            let vn = ident(&v.rust_name);
+            arms.push(quote!(#missing_pat => ::core::result::Result::Ok(Self::#vn { explicit_null: false }),));
+            arms.push(quote!(#rt::de::Tag::Null => ::core::result::Result::Ok(Self::#vn { explicit_null: true }),));
+        } else if !untagged.is_empty() {
+            let tries = untagged.iter().map(|v| {
+                let vn = ident(&v.rust_name);
+                let arm = str_lit(&v.rust_name);
+                quote! {
+                    if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
+                        return ::core::result::Result::Ok(Self::#vn(v));
+                    }
+                }
+            });
+            arms.push(quote! {
+                #missing_pat => {
+                    let value = ::serde_json::Value::Object(object);
+                    let mut errors = ::std::vec::Vec::new();
+                    #(#tries)*
+                    ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
+                }
+            });
+        }
+        if let Some(c) = &u.catch_all {
+            let cn = ident(&c.rust_name);
+            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
+            let checks = c.typed.iter().map(|(k, t)| {
+                let (k, t) = (str_lit(k), self.ty(t));
+                quote!(#rt::de::check_catch_all_field::<#t, D::Error>(&object, #uname, #k)?;)
+            });
+            arms.push(quote! {
+                #rt::de::Tag::Str(_) => {
+                    #rt::de::check_catch_all::<D::Error>(&object, #uname, &[#(#required),*])?;
+                    #(#checks)*
+                    ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
+                }
+            });
+        }
+        quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    const KNOWN: &[&str] = &[#(#known),*];
+                    let object = #rt::de::object(deserializer, #expecting)?;
+                    match #rt::de::tag(&object, #key) {
+                        #(#arms)*
+                        #[allow(unreachable_patterns)]
+                        other => ::core::result::Result::Err(#rt::de::unknown_tag(#uname, #key, other, KNOWN)),
+                    }
+                }
+            }
+        }
+    }
+
+    fn untagged_deserialize(&self, def: &Def, u: &Union) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let uname = str_lit(&def.rust_name);
+        let tries = u.variants.iter().map(|v| {
+            let vn = ident(&v.rust_name);
+            let arm = str_lit(&v.rust_name);
+            match &v.payload {
+                Payload::Unit => quote! {
+                    if value.is_null() { return ::core::result::Result::Ok(Self::#vn); }
+                },
+                _ => quote! {
+                    if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
+                        return ::core::result::Result::Ok(Self::#vn(v));
+                    }
+                },
+            }
+        });
+        quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    let value = #rt::de::value(deserializer)?;
+                    let mut errors = ::std::vec::Vec::new();
+                    #(#tries)*
+                    ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
+                }
+            }
+        }
+    }
+}
+
+fn int_type(format: IntFormat) -> TokenStream {
+    match format {
+        IntFormat::Int32 => quote!(i32),
+        IntFormat::Int64 => quote!(i64),
+        IntFormat::Uint16 => quote!(u16),
+        IntFormat::Uint32 => quote!(u32),
+        IntFormat::Uint64 => quote!(u64),
+    }
+}

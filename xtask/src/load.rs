@@ -1,0 +1,52 @@
+//! Reading schema files: JSON with line/column errors, and the lock check for
+//! the vendored directory.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::lock::Lock;
+
+/// One schema file read from disk.
+#[derive(Debug, Clone)]
+pub struct SchemaFile {
+    /// The path as it should appear in messages and headers.
+    pub path: PathBuf,
+    /// The parsed JSON.
+    pub json: Value,
+}
+
+/// Reads and parses one JSON file.
+pub fn read_json(path: &Path) -> Result<(Vec<u8>, Value)> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Read {
+        file: path.to_path_buf(),
+        source,
+    })?;
+    let json = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
+        file: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    Ok((bytes, json))
+}
+
+/// Reads `dir/rel`, checking it against `lock` when given.
+pub fn read_schema(dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<SchemaFile> {
+    let path = dir.join(rel);
+    let bytes = std::fs::read(&path).map_err(|source| Error::Read {
+        file: path.clone(),
+        source,
+    })?;
+    if let Some(lock) = lock {
+        lock.verify(dir, rel, &bytes)?;
+    }
+    let json = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
+        file: path.clone(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    Ok(SchemaFile { path, json })
+}

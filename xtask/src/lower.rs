@@ -1,0 +1,1228 @@
+//! JSON Schema -> IR.
+//!
+//! Every construct is recognised explicitly. Anything else is an error naming
+//! the JSON pointer: the generator never guesses and never falls back to
+//! `serde_json::Value` for a schema it does not understand.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::model::*;
+
+/// Keywords the generator understands inside a schema object.
+const KNOWN_KEYWORDS: &[&str] = &[
+    "$ref",
+    "$schema",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "const",
+    "contentEncoding",
+    "default",
+    "description",
+    "discriminator",
+    "enum",
+    "format",
+    "items",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minimum",
+    "not",
+    "oneOf",
+    "properties",
+    "required",
+    "title",
+    "type",
+    "unevaluatedProperties",
+    "x-deserialize-default-on-error",
+    "x-deserialize-default-on-null",
+    "x-deserialize-skip-invalid-items",
+    "x-docs-ignore",
+    "x-method",
+    "x-side",
+];
+
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// Escapes one JSON pointer segment.
+pub fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// A Rust field name for a wire property name: snake case, keywords as raw identifiers.
+pub fn field_ident(name: &str) -> String {
+    let snake = name.to_snake_case();
+    let snake = if snake.is_empty() {
+        "field".to_owned()
+    } else {
+        snake
+    };
+    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("n{snake}")
+    } else {
+        snake
+    };
+    match snake.as_str() {
+        "self" | "Self" | "super" | "crate" => format!("{snake}_"),
+        s if RUST_KEYWORDS.contains(&s) => format!("r#{snake}"),
+        _ => snake,
+    }
+}
+
+/// A Rust type or variant name for a schema name, value or title.
+pub fn type_ident(name: &str) -> String {
+    let already = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric());
+    let camel = if already {
+        name.to_owned()
+    } else {
+        name.to_upper_camel_case()
+    };
+    let camel = if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{camel}")
+    } else {
+        camel
+    };
+    if camel == "Self" {
+        "Self_".to_owned()
+    } else {
+        camel
+    }
+}
+
+/// Lowers a whole schema file.
+pub fn lower(file: &Path, root: &Value) -> Result<Module> {
+    let mut l = Lowerer {
+        file: file.to_path_buf(),
+        defs: &Map::new(),
+    };
+    let root = l.object(root, "")?;
+    for key in root.keys() {
+        if !matches!(
+            key.as_str(),
+            "$schema" | "$defs" | "title" | "description" | "anyOf"
+        ) {
+            return Err(l.err("", format!("unsupported top-level keyword `{key}`")));
+        }
+    }
+    let Some(defs) = root.get("$defs") else {
+        return Err(l.err("", "no `$defs`: nothing to generate"));
+    };
+    let defs = l.object(defs, "/$defs")?;
+    l.defs = defs;
+    let mut out = Vec::new();
+    for (name, schema) in defs {
+        let pointer = format!("/$defs/{}", escape(name));
+        out.push(l.def(name, schema, &pointer)?);
+    }
+    let module = Module {
+        source: file.display().to_string(),
+        defs: out,
+    };
+    l.check_names(&module)?;
+    Ok(module)
+}
+
+struct Lowerer<'a> {
+    file: PathBuf,
+    defs: &'a Map<String, Value>,
+}
+
+type Obj = Map<String, Value>;
+
+impl<'a> Lowerer<'a> {
+    fn err(&self, pointer: &str, message: impl Into<String>) -> Error {
+        Error::Schema {
+            file: self.file.clone(),
+            pointer: format!("#{pointer}"),
+            message: message.into(),
+        }
+    }
+
+    fn object<'v>(&self, v: &'v Value, pointer: &str) -> Result<&'v Obj> {
+        v.as_object().ok_or_else(|| {
+            self.err(
+                pointer,
+                format!("expected a schema object, found {}", kind_of(v)),
+            )
+        })
+    }
+
+    fn check_keywords(&self, s: &Obj, pointer: &str) -> Result<()> {
+        for key in s.keys() {
+            if !KNOWN_KEYWORDS.contains(&key.as_str()) {
+                return Err(self.err(pointer, format!("unsupported keyword `{key}`")));
+            }
+        }
+        if s.contains_key("not") {
+            return Err(self.err(
+                &format!("{pointer}/not"),
+                "`not` is only understood as the guard of a union's catch-all arm (`not: {anyOf: [known tags]}`)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn docs(s: &Obj) -> Option<String> {
+        s.get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    }
+
+    fn flag(&self, s: &Obj, key: &str, pointer: &str) -> Result<bool> {
+        match s.get(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(self.err(
+                pointer,
+                format!("`{key}` must be a boolean, found {}", kind_of(other)),
+            )),
+        }
+    }
+
+    fn resolve_ref(&self, s: &Obj, pointer: &str) -> Result<String> {
+        let r = s["$ref"]
+            .as_str()
+            .ok_or_else(|| self.err(pointer, "`$ref` must be a string"))?;
+        let Some(name) = r.strip_prefix("#/$defs/") else {
+            return Err(self.err(
+                pointer,
+                format!("unsupported `$ref` `{r}`: only `#/$defs/<name>` is understood"),
+            ));
+        };
+        if !self.defs.contains_key(name) {
+            return Err(self.err(
+                pointer,
+                format!("dangling `$ref`: no definition `{name}` in `$defs`"),
+            ));
+        }
+        Ok(name.to_owned())
+    }
+
+    /// `allOf: [{$ref}]`: the only `allOf` form the schema uses.
+    fn all_of_ref(&self, s: &Obj, pointer: &str) -> Result<Option<String>> {
+        let Some(all) = s.get("allOf") else {
+            return Ok(None);
+        };
+        let arr = all.as_array().filter(|a| a.len() == 1);
+        let Some(only) = arr
+            .and_then(|a| a[0].as_object())
+            .filter(|o| o.contains_key("$ref"))
+        else {
+            return Err(self.err(
+                &format!("{pointer}/allOf"),
+                "unsupported `allOf`: only a single `$ref` is understood",
+            ));
+        };
+        let p = format!("{pointer}/allOf/0");
+        self.check_keywords(only, &p)?;
+        self.resolve_ref(only, &p).map(Some)
+    }
+
+    fn method(&self, s: &Obj, pointer: &str) -> Result<Option<Method>> {
+        match (s.get("x-method"), s.get("x-side")) {
+            (None, None) => Ok(None),
+            (Some(Value::String(m)), Some(Value::String(side))) => Ok(Some(Method {
+                name: m.clone(),
+                side: side.clone(),
+            })),
+            _ => Err(self.err(
+                pointer,
+                "`x-method` and `x-side` must both be strings, and come together",
+            )),
+        }
+    }
+
+    fn def(&self, name: &str, schema: &Value, pointer: &str) -> Result<Def> {
+        let s = self.object(schema, pointer)?;
+        self.check_keywords(s, pointer)?;
+        let mut inline = Vec::new();
+        let kind = self.kind(name, s, pointer, &mut inline)?;
+        Ok(Def {
+            name: name.to_owned(),
+            rust_name: type_ident(name),
+            pointer: pointer.to_owned(),
+            docs: Self::docs(s),
+            method: self.method(s, pointer)?,
+            envelope: self.flag(s, "x-docs-ignore", pointer)?,
+            kind,
+            inline,
+        })
+    }
+
+    fn inline_def(
+        &self,
+        name: String,
+        s: &Obj,
+        pointer: &str,
+        kind: Kind,
+        inline: Vec<Def>,
+    ) -> Def {
+        Def {
+            rust_name: type_ident(&name),
+            name,
+            pointer: pointer.to_owned(),
+            docs: Self::docs(s),
+            method: None,
+            envelope: false,
+            kind,
+            inline,
+        }
+    }
+
+    fn kind(&self, name: &str, s: &Obj, pointer: &str, inline: &mut Vec<Def>) -> Result<Kind> {
+        let arms_key = ["anyOf", "oneOf"].into_iter().find(|k| s.contains_key(*k));
+        if s.contains_key("properties") || s.get("type") == Some(&Value::from("object")) {
+            return self
+                .structure(name, s, pointer, arms_key, inline)
+                .map(Kind::Struct);
+        }
+        if let Some(key) = arms_key {
+            let arms = self.arms(s, key, pointer)?;
+            if let Some(e) = self.enumeration(&arms, pointer, key)? {
+                return Ok(Kind::Enum(e));
+            }
+            let u = self.union(name, s, &arms, &format!("{pointer}/{key}"), None, inline)?;
+            return Ok(Kind::Union(u));
+        }
+        if let Some(values) = s.get("enum") {
+            return self
+                .closed_enum(values, &format!("{pointer}/enum"))
+                .map(Kind::Enum);
+        }
+        if let Some(target) = self.all_of_ref(s, pointer)? {
+            return Ok(Kind::Alias(target));
+        }
+        if s.contains_key("type") || s.contains_key("$ref") {
+            let (ty, nullable) = self.ty(s, pointer, name, inline)?;
+            if nullable {
+                return Err(self.err(
+                    pointer,
+                    "a nullable definition is only understood as a union with a `null` arm",
+                ));
+            }
+            return Ok(Kind::Newtype(ty));
+        }
+        Ok(Kind::Any)
+    }
+
+    fn arms<'v>(&self, s: &'v Obj, key: &str, pointer: &str) -> Result<Vec<&'v Obj>> {
+        let arr = s[key]
+            .as_array()
+            .ok_or_else(|| self.err(pointer, format!("`{key}` must be an array")))?;
+        if arr.is_empty() {
+            return Err(self.err(&format!("{pointer}/{key}"), format!("empty `{key}`")));
+        }
+        arr.iter()
+            .enumerate()
+            .map(|(i, a)| self.object(a, &format!("{pointer}/{key}/{i}")))
+            .collect()
+    }
+
+    // ---- structs -------------------------------------------------------------
+
+    fn structure(
+        &self,
+        name: &str,
+        s: &Obj,
+        pointer: &str,
+        arms_key: Option<&str>,
+        inline: &mut Vec<Def>,
+    ) -> Result<Struct> {
+        if let Some(t) = s.get("type") {
+            if t != "object" {
+                return Err(self.err(
+                    pointer,
+                    format!("an object with `properties` must have `type: object`, found {t}"),
+                ));
+            }
+        }
+        let required = self.required(s, pointer)?;
+        let empty = Map::new();
+        let props = match s.get("properties") {
+            Some(p) => self.object(p, &format!("{pointer}/properties"))?,
+            None => &empty,
+        };
+        for r in &required {
+            if !props.contains_key(r) && arms_key.is_none() {
+                return Err(self.err(
+                    pointer,
+                    format!("`required` names `{r}`, which is not in `properties`"),
+                ));
+            }
+        }
+        let keeps_unknown = match s.get("additionalProperties") {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => {
+                return Err(self.err(
+                    pointer,
+                    "typed `additionalProperties` beside `properties` is not supported",
+                ))
+            }
+        };
+        let mut flatten = None;
+        let mut tag_property = None;
+        if let Some(key) = arms_key {
+            let arms = self.arms(s, key, pointer)?;
+            let tag = tag_of(&arms);
+            let tag_lenient = match tag.as_deref().and_then(|t| props.get(t)) {
+                Some(p) => self.flag(
+                    self.object(p, pointer)?,
+                    "x-deserialize-default-on-error",
+                    pointer,
+                )?,
+                None => false,
+            };
+            let (union_name, rust_field) = match &tag {
+                Some(t) => (format!("{name}{}", type_ident(t)), field_ident(t)),
+                None => {
+                    let suffix =
+                        common_suffix(&arms, |a| self.all_of_ref(a, pointer).ok().flatten());
+                    let suffix = suffix.unwrap_or_else(|| "Kind".to_owned());
+                    (format!("{name}{suffix}"), field_ident(&suffix))
+                }
+            };
+            let mut nested = Vec::new();
+            let u = self.union(
+                &union_name,
+                s,
+                &arms,
+                &format!("{pointer}/{key}"),
+                tag.as_ref().map(|t| (t.clone(), tag_lenient)),
+                &mut nested,
+            )?;
+            let docs = tag
+                .as_deref()
+                .and_then(|t| props.get(t))
+                .and_then(Value::as_object)
+                .and_then(Self::docs);
+            let mut union_def = self.inline_def(
+                union_name.clone(),
+                &Map::new(),
+                &format!("{pointer}/{key}"),
+                Kind::Union(u),
+                nested,
+            );
+            union_def.docs = Some(match &tag {
+                Some(t) => format!(
+                    "The part of [`{}`] chosen by its `{t}` property.",
+                    type_ident(name)
+                ),
+                None => format!(
+                    "The alternative sets of properties of [`{}`].",
+                    type_ident(name)
+                ),
+            });
+            inline.push(union_def);
+            flatten = Some(Flatten {
+                rust_name: rust_field,
+                union: union_name,
+                docs,
+            });
+            tag_property = tag;
+        }
+        let mut fields = Vec::new();
+        for (prop, schema) in props {
+            if Some(prop) == tag_property.as_ref() {
+                continue;
+            }
+            let p = format!("{pointer}/properties/{}", escape(prop));
+            fields.push(self.field(name, prop, schema, &p, required.contains(prop), inline)?);
+        }
+        let mut seen = BTreeMap::new();
+        for f in fields
+            .iter()
+            .map(|f| &f.rust_name)
+            .chain(flatten.as_ref().map(|f| &f.rust_name))
+        {
+            if let Some(prev) = seen.insert(f.clone(), ()) {
+                let _ = prev;
+                return Err(self.err(
+                    pointer,
+                    format!("two properties map to the Rust field `{f}`"),
+                ));
+            }
+        }
+        Ok(Struct {
+            fields,
+            flatten,
+            keeps_unknown,
+        })
+    }
+
+    fn required(&self, s: &Obj, pointer: &str) -> Result<BTreeSet<String>> {
+        match s.get("required") {
+            None => Ok(BTreeSet::new()),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| self.err(pointer, "`required` must list strings"))
+                })
+                .collect(),
+            Some(_) => Err(self.err(pointer, "`required` must be an array")),
+        }
+    }
+
+    fn field(
+        &self,
+        owner: &str,
+        prop: &str,
+        schema: &Value,
+        pointer: &str,
+        required: bool,
+        inline: &mut Vec<Def>,
+    ) -> Result<Field> {
+        let s = self.object(schema, pointer)?;
+        self.check_keywords(s, pointer)?;
+        let inline_name = format!("{owner}{}", type_ident(prop));
+        let (ty, nullable) = self.ty(s, pointer, &inline_name, inline)?;
+        let f = Field {
+            name: prop.to_owned(),
+            rust_name: field_ident(prop),
+            docs: Self::docs(s),
+            ty,
+            required,
+            nullable,
+            default_on_error: self.flag(s, "x-deserialize-default-on-error", pointer)?,
+            skip_invalid_items: self.flag(s, "x-deserialize-skip-invalid-items", pointer)?,
+            default_on_null: self.flag(s, "x-deserialize-default-on-null", pointer)?,
+            default: s.get("default").cloned(),
+        };
+        let is_list = matches!(f.ty, Type::Array { .. });
+        if f.skip_invalid_items && !is_list {
+            return Err(self.err(
+                pointer,
+                "`x-deserialize-skip-invalid-items` on a property that is not an array",
+            ));
+        }
+        if f.default_on_null && f.nullable {
+            return Err(self.err(
+                pointer,
+                "`x-deserialize-default-on-null` on a property that already allows `null`",
+            ));
+        }
+        if f.required && f.default_on_error && !is_list {
+            return Err(self.err(
+                pointer,
+                "`x-deserialize-default-on-error` on a required property that is not an array",
+            ));
+        }
+        Ok(f)
+    }
+
+    // ---- types -----------------------------------------------------------------
+
+    /// Lowers a property or item schema to a type and whether `null` is allowed.
+    fn ty(
+        &self,
+        s: &Obj,
+        pointer: &str,
+        inline_name: &str,
+        inline: &mut Vec<Def>,
+    ) -> Result<(Type, bool)> {
+        self.check_keywords(s, pointer)?;
+        if s.contains_key("$ref") {
+            return Ok((Type::Ref(self.resolve_ref(s, pointer)?), false));
+        }
+        if let Some(target) = self.all_of_ref(s, pointer)? {
+            return Ok((Type::Ref(target), false));
+        }
+        if let Some(key) = ["anyOf", "oneOf"].into_iter().find(|k| s.contains_key(*k)) {
+            let arms = self.arms(s, key, pointer)?;
+            let non_null: Vec<(usize, &Obj)> = arms
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(_, a)| a.get("type") != Some(&Value::from("null")))
+                .collect();
+            let nullable = non_null.len() < arms.len();
+            if non_null.len() == 1 {
+                let (i, arm) = non_null[0];
+                let (ty, inner_null) =
+                    self.ty(arm, &format!("{pointer}/{key}/{i}"), inline_name, inline)?;
+                return Ok((ty, nullable || inner_null));
+            }
+            if nullable {
+                // Flatten a nested `anyOf` of payloads next to `null` (the envelopes).
+                let flat: Vec<&Obj> = non_null
+                    .iter()
+                    .flat_map(|(_, a)| match a.get("anyOf").and_then(Value::as_array) {
+                        Some(inner) if a.len() <= 2 => {
+                            inner.iter().filter_map(Value::as_object).collect()
+                        }
+                        _ => vec![*a],
+                    })
+                    .collect();
+                let mut nested = Vec::new();
+                let u = self.union(
+                    inline_name,
+                    s,
+                    &flat,
+                    &format!("{pointer}/{key}"),
+                    None,
+                    &mut nested,
+                )?;
+                inline.push(self.inline_def(
+                    inline_name.to_owned(),
+                    s,
+                    pointer,
+                    Kind::Union(u),
+                    nested,
+                ));
+                return Ok((Type::Ref(inline_name.to_owned()), true));
+            }
+            let mut nested = Vec::new();
+            let kind = match self.enumeration(&arms, pointer, key)? {
+                Some(e) => Kind::Enum(e),
+                None => Kind::Union(self.union(
+                    inline_name,
+                    s,
+                    &arms,
+                    &format!("{pointer}/{key}"),
+                    None,
+                    &mut nested,
+                )?),
+            };
+            inline.push(self.inline_def(inline_name.to_owned(), s, pointer, kind, nested));
+            return Ok((Type::Ref(inline_name.to_owned()), false));
+        }
+        if s.contains_key("const") || s.contains_key("enum") {
+            return Err(self.err(
+                pointer,
+                "a `const` or `enum` outside an enum or union arm is not supported",
+            ));
+        }
+        let (ty, nullable) = match s.get("type") {
+            None => (None, false),
+            Some(Value::String(t)) => (Some(t.as_str()), false),
+            Some(Value::Array(ts)) => {
+                let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
+                let nullable = names.contains(&"null");
+                let rest: Vec<&str> = names.into_iter().filter(|t| *t != "null").collect();
+                match rest.as_slice() {
+                    [one] => (Some(*one), nullable),
+                    [] => (Some("null"), false),
+                    _ => {
+                        return Err(self.err(
+                            pointer,
+                            format!("unsupported union of types {}", Value::from(ts.clone())),
+                        ))
+                    }
+                }
+            }
+            Some(other) => {
+                return Err(self.err(
+                    pointer,
+                    format!("`type` must be a string or an array, found {other}"),
+                ))
+            }
+        };
+        let ty = match ty {
+            None => {
+                if s.contains_key("properties") || s.contains_key("items") {
+                    return Err(self.err(
+                        pointer,
+                        "a schema with `properties` or `items` needs a `type`",
+                    ));
+                }
+                Type::Any
+            }
+            Some("string") => self.string(s, pointer)?,
+            Some("integer") => self.integer(s, pointer)?,
+            Some("number") => Type::Number {
+                min: num(s, "minimum"),
+                max: num(s, "maximum"),
+            },
+            Some("boolean") => Type::Boolean,
+            Some("null") => Type::Null,
+            Some("array") => {
+                let items = s
+                    .get("items")
+                    .ok_or_else(|| self.err(pointer, "an array without `items`"))?;
+                let ip = format!("{pointer}/items");
+                let item_schema = self.object(items, &ip)?;
+                let (item, item_null) =
+                    self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
+                if item_null {
+                    return Err(self.err(&ip, "nullable array items are not supported"));
+                }
+                Type::Array {
+                    items: Box::new(item),
+                    min_items: s.get("minItems").and_then(Value::as_u64),
+                }
+            }
+            Some("object") => {
+                if s.contains_key("properties") {
+                    let mut nested = Vec::new();
+                    let st = self.structure(inline_name, s, pointer, None, &mut nested)?;
+                    inline.push(self.inline_def(
+                        inline_name.to_owned(),
+                        s,
+                        pointer,
+                        Kind::Struct(st),
+                        nested,
+                    ));
+                    Type::Ref(inline_name.to_owned())
+                } else {
+                    match s.get("additionalProperties") {
+                        None | Some(Value::Bool(true)) => Type::Object,
+                        Some(Value::Bool(false)) => {
+                            return Err(self.err(
+                                pointer,
+                                "an object that allows no properties is not supported",
+                            ))
+                        }
+                        Some(v) => {
+                            let ap = format!("{pointer}/additionalProperties");
+                            let (values, vnull) = self.ty(
+                                self.object(v, &ap)?,
+                                &ap,
+                                &format!("{inline_name}Value"),
+                                inline,
+                            )?;
+                            if vnull {
+                                return Err(self.err(&ap, "nullable map values are not supported"));
+                            }
+                            Type::Map {
+                                values: Box::new(values),
+                            }
+                        }
+                    }
+                }
+            }
+            Some(other) => return Err(self.err(pointer, format!("unsupported type `{other}`"))),
+        };
+        Ok((ty, nullable))
+    }
+
+    fn string(&self, s: &Obj, pointer: &str) -> Result<Type> {
+        match s.get("contentEncoding").map(|v| v.as_str()) {
+            None => {}
+            Some(Some("base64")) => return Ok(Type::Base64),
+            Some(_) => {
+                return Err(self.err(
+                    pointer,
+                    "unsupported `contentEncoding`: only `base64` is understood",
+                ))
+            }
+        }
+        let format = match s.get("format") {
+            None => None,
+            Some(Value::String(f)) => Some(f.clone()),
+            Some(_) => return Err(self.err(pointer, "`format` must be a string")),
+        };
+        Ok(Type::String {
+            format,
+            min_length: s.get("minLength").and_then(Value::as_u64),
+        })
+    }
+
+    fn integer(&self, s: &Obj, pointer: &str) -> Result<Type> {
+        let format = match s.get("format").and_then(Value::as_str) {
+            None | Some("int64") => IntFormat::Int64,
+            Some("int32") => IntFormat::Int32,
+            Some("uint16") => IntFormat::Uint16,
+            Some("uint32") => IntFormat::Uint32,
+            Some("uint64") => IntFormat::Uint64,
+            Some(f) => return Err(self.err(pointer, format!("unsupported integer format `{f}`"))),
+        };
+        let (lo, hi) = format.range();
+        let bound = |k: &str| -> Result<Option<i128>> {
+            match s.get(k) {
+                None => Ok(None),
+                Some(v) => v
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| v.as_u64().map(i128::from))
+                    .map(Some)
+                    .ok_or_else(|| {
+                        self.err(pointer, format!("`{k}` of an integer must be an integer"))
+                    }),
+            }
+        };
+        let (min, max) = (bound("minimum")?, bound("maximum")?);
+        if min.is_some_and(|m| m > hi)
+            || max.is_some_and(|m| m < lo)
+            || matches!((min, max), (Some(a), Some(b)) if a > b)
+        {
+            return Err(self.err(pointer, "contradictory integer bounds: no value satisfies `minimum`, `maximum` and `format`"));
+        }
+        Ok(Type::Integer {
+            format,
+            min: min.filter(|m| *m > lo),
+            max: max.filter(|m| *m < hi),
+        })
+    }
+
+    // ---- enums ---------------------------------------------------------------
+
+    fn closed_enum(&self, values: &Value, pointer: &str) -> Result<Enum> {
+        let arr = values
+            .as_array()
+            .ok_or_else(|| self.err(pointer, "`enum` must be an array"))?;
+        let mut variants = Vec::new();
+        for v in arr {
+            let s = v
+                .as_str()
+                .ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
+            variants.push(EnumVariant {
+                value: v.clone(),
+                rust_name: type_ident(s),
+                docs: None,
+            });
+        }
+        let e = Enum {
+            repr: EnumRepr::String,
+            variants,
+            fallback: None,
+        };
+        self.check_variant_names(e.variants.iter().map(|v| &v.rust_name), pointer)?;
+        Ok(e)
+    }
+
+    /// Recognises `anyOf`/`oneOf` of `const` arms (plus an optional catch-all
+    /// arm of the same type) as an enum.
+    fn enumeration(&self, arms: &[&Obj], pointer: &str, key: &str) -> Result<Option<Enum>> {
+        fn scalar(a: &Obj) -> Option<&str> {
+            a.get("type")
+                .and_then(Value::as_str)
+                .filter(|t| *t == "string" || *t == "integer")
+        }
+        let Some(first_ty) = arms.first().and_then(|a| scalar(a)) else {
+            return Ok(None);
+        };
+        if !arms
+            .iter()
+            .all(|a| scalar(a) == Some(first_ty) && !a.contains_key("properties"))
+        {
+            return Ok(None);
+        }
+        let consts = arms.iter().filter(|a| a.contains_key("const")).count();
+        if consts == 0 || consts + 1 < arms.len() {
+            return Ok(None);
+        }
+        let repr = if first_ty == "string" {
+            EnumRepr::String
+        } else {
+            match self.integer(arms[0], pointer)? {
+                Type::Integer { format, .. } => EnumRepr::Integer(format),
+                _ => unreachable!("integer() returns an integer type"),
+            }
+        };
+        let mut variants = Vec::new();
+        let mut fallback = None;
+        for (i, a) in arms.iter().enumerate() {
+            let p = format!("{pointer}/{key}/{i}");
+            self.check_keywords(a, &p)?;
+            let title = a.get("title").and_then(Value::as_str);
+            match a.get("const") {
+                Some(v) => {
+                    let rust_name = match (repr, v) {
+                        (EnumRepr::String, Value::String(s)) => type_ident(s),
+                        (EnumRepr::Integer(_), Value::Number(_)) => match title {
+                            Some(t) => type_ident(t),
+                            None => {
+                                return Err(self
+                                    .err(&p, "an integer enum value needs a `title` to name it"))
+                            }
+                        },
+                        _ => {
+                            return Err(self
+                                .err(&p, format!("`const` {v} does not match the arm's `type`")))
+                        }
+                    };
+                    if variants.iter().any(|x: &EnumVariant| &x.value == v) {
+                        return Err(self.err(&p, format!("duplicate enum value {v}")));
+                    }
+                    variants.push(EnumVariant {
+                        value: v.clone(),
+                        rust_name,
+                        docs: Self::docs(a),
+                    });
+                }
+                None => {
+                    fallback = Some(Fallback {
+                        rust_name: type_ident(title.unwrap_or("other")),
+                        docs: Self::docs(a),
+                    });
+                }
+            }
+        }
+        let names = variants
+            .iter()
+            .map(|v| &v.rust_name)
+            .chain(fallback.as_ref().map(|f| &f.rust_name));
+        self.check_variant_names(names, pointer)?;
+        Ok(Some(Enum {
+            repr,
+            variants,
+            fallback,
+        }))
+    }
+
+    fn check_variant_names<'n>(
+        &self,
+        names: impl Iterator<Item = &'n String>,
+        pointer: &str,
+    ) -> Result<()> {
+        let mut seen = BTreeSet::new();
+        for n in names {
+            if !seen.insert(n.clone()) {
+                return Err(self.err(pointer, format!("two arms map to the Rust variant `{n}`")));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- unions ------------------------------------------------------------------
+
+    fn union(
+        &self,
+        name: &str,
+        parent: &Obj,
+        arms: &[&Obj],
+        pointer: &str,
+        tag_hint: Option<(String, bool)>,
+        inline: &mut Vec<Def>,
+    ) -> Result<Union> {
+        let tag = match tag_hint {
+            Some((t, lenient)) => Some(Tag {
+                property: t,
+                lenient,
+            }),
+            None => tag_of(arms).map(|property| Tag {
+                property,
+                lenient: false,
+            }),
+        };
+        if let (Some(d), Some(t)) = (parent.get("discriminator"), &tag) {
+            if d.get("propertyName").and_then(Value::as_str) != Some(t.property.as_str()) {
+                return Err(self.err(
+                    pointer,
+                    format!(
+                        "`discriminator` disagrees with the arms, which discriminate on `{}`",
+                        t.property
+                    ),
+                ));
+            }
+        }
+        let mut variants = Vec::new();
+        let mut catch_all_arm = None;
+        for (i, arm) in arms.iter().enumerate() {
+            let p = format!("{pointer}/{i}");
+            if arm.contains_key("not") {
+                if catch_all_arm.is_some() {
+                    return Err(self.err(&p, "a union with two catch-all arms"));
+                }
+                catch_all_arm = Some((*arm, p));
+                continue;
+            }
+            self.check_keywords(arm, &p)?;
+            variants.push(self.variant(name, arm, &p, tag.as_ref(), inline)?);
+        }
+        let mut known: Vec<&str> = variants.iter().filter_map(|v| v.tag.as_deref()).collect();
+        let mut catch_all = None;
+        if let Some((arm, p)) = catch_all_arm {
+            let Some(tag) = &tag else {
+                return Err(self.err(
+                    &p,
+                    "a `not` guard in a union whose arms have no discriminator",
+                ));
+            };
+            catch_all = Some(self.catch_all(arm, &p, &tag.property, &known)?);
+        }
+        known.sort_unstable();
+        if let Some(dup) = known.windows(2).find(|w| w[0] == w[1]) {
+            return Err(self.err(
+                pointer,
+                format!("two arms share the discriminator value `{}`", dup[0]),
+            ));
+        }
+        let names = variants
+            .iter()
+            .map(|v| &v.rust_name)
+            .chain(catch_all.as_ref().map(|c| &c.rust_name));
+        self.check_variant_names(names, pointer)?;
+        Ok(Union {
+            tag,
+            variants,
+            catch_all,
+        })
+    }
+
+    fn variant(
+        &self,
+        owner: &str,
+        arm: &Obj,
+        pointer: &str,
+        tag: Option<&Tag>,
+        inline: &mut Vec<Def>,
+    ) -> Result<Variant> {
+        let title = arm.get("title").and_then(Value::as_str);
+        let docs = Self::docs(arm);
+        let empty = Map::new();
+        let props = match arm.get("properties") {
+            Some(p) => self.object(p, &format!("{pointer}/properties"))?,
+            None => &empty,
+        };
+        let tag_value = tag
+            .and_then(|t| props.get(&t.property))
+            .and_then(|p| p.get("const"))
+            .and_then(Value::as_str);
+        let target = self.all_of_ref(arm, pointer)?;
+        if let Some(tv) = tag_value {
+            let rest: Obj = props
+                .iter()
+                .filter(|(k, _)| Some(k.as_str()) != tag.map(|t| t.property.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let rust_name = type_ident(tv);
+            let payload = match (target, rest.is_empty()) {
+                (Some(t), true) => Payload::Type(Type::Ref(t)),
+                (None, true) => Payload::Unit,
+                (None, false) => {
+                    let inline_name = format!("{owner}{rust_name}");
+                    let mut obj = arm.clone();
+                    obj.insert("properties".into(), Value::Object(rest));
+                    let req: Vec<Value> = self
+                        .required(arm, pointer)?
+                        .into_iter()
+                        .filter(|r| Some(r.as_str()) != tag.map(|t| t.property.as_str()))
+                        .map(Value::from)
+                        .collect();
+                    obj.insert("required".into(), Value::Array(req));
+                    let mut nested = Vec::new();
+                    let st = self.structure(&inline_name, &obj, pointer, None, &mut nested)?;
+                    inline.push(self.inline_def(
+                        inline_name.clone(),
+                        arm,
+                        pointer,
+                        Kind::Struct(st),
+                        nested,
+                    ));
+                    Payload::Type(Type::Ref(inline_name))
+                }
+                (Some(_), false) => {
+                    return Err(self.err(
+                        pointer,
+                        "a union arm with both `allOf` and its own properties is not supported",
+                    ))
+                }
+            };
+            return Ok(Variant {
+                rust_name,
+                docs,
+                tag: Some(tv.to_owned()),
+                payload,
+            });
+        }
+        // An arm without a discriminator value.
+        if let Some(t) = tag {
+            if let Some(p) = props.get(&t.property) {
+                if p.get("type") == Some(&Value::from("null")) && props.len() == 1 {
+                    let rust_name = type_ident(title.unwrap_or("none"));
+                    return Ok(Variant {
+                        rust_name,
+                        docs,
+                        tag: None,
+                        payload: Payload::NoTag,
+                    });
+                }
+                return Err(self.err(
+                    pointer,
+                    format!(
+                        "an arm that names the discriminator `{}` without a `const`",
+                        t.property
+                    ),
+                ));
+            }
+        }
+        if let Some(target) = target {
+            let rust_name = type_ident(title.unwrap_or(&target));
+            return Ok(Variant {
+                rust_name,
+                docs,
+                tag: None,
+                payload: Payload::Type(Type::Ref(target)),
+            });
+        }
+        let Some(title) = title else {
+            return Err(self.err(
+                pointer,
+                "an untagged union arm needs a `title` or a `$ref` to name it",
+            ));
+        };
+        let rust_name = type_ident(title);
+        let inline_name = format!("{owner}{rust_name}");
+        let (ty, nullable) = self.ty(arm, pointer, &inline_name, inline)?;
+        if nullable {
+            return Err(self.err(pointer, "a nullable union arm is not supported"));
+        }
+        Ok(Variant {
+            rust_name,
+            docs,
+            tag: None,
+            payload: Payload::Type(ty),
+        })
+    }
+
+    fn catch_all(&self, arm: &Obj, pointer: &str, tag: &str, known: &[&str]) -> Result<CatchAll> {
+        let not_ptr = format!("{pointer}/not");
+        let uninterpretable = |why: &str| {
+            self.err(
+                &not_ptr,
+                format!("a `not` the generator cannot interpret: {why}"),
+            )
+        };
+        let guarded = arm
+            .get("not")
+            .and_then(|n| n.as_object())
+            .filter(|n| n.len() == 1)
+            .and_then(|n| n.get("anyOf"))
+            .and_then(Value::as_array)
+            .ok_or_else(|| uninterpretable("expected `not: {anyOf: [...]}`"))?;
+        let mut listed = BTreeSet::new();
+        for g in guarded {
+            let v = g
+                .get("properties")
+                .and_then(|p| p.get(tag))
+                .and_then(|p| p.get("const"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    uninterpretable(&format!(
+                        "every guarded arm must fix `{tag}` with a `const`"
+                    ))
+                })?;
+            listed.insert(v);
+        }
+        let known_set: BTreeSet<&str> = known.iter().copied().collect();
+        if listed != known_set {
+            let missing: Vec<_> = known_set.difference(&listed).collect();
+            let extra: Vec<_> = listed.difference(&known_set).collect();
+            return Err(uninterpretable(&format!(
+                "it must exclude exactly the known `{tag}` values (not excluded: {missing:?}; excluded but unknown: {extra:?})"
+            )));
+        }
+        let mut a = arm.clone();
+        a.remove("not");
+        self.check_keywords(&a, pointer)?;
+        let props = match a.get("properties") {
+            Some(p) => self.object(p, pointer)?.clone(),
+            None => Map::new(),
+        };
+        match props.get(tag).and_then(|p| p.get("type")) {
+            Some(Value::String(t)) if t == "string" => {}
+            _ => {
+                return Err(self.err(
+                    pointer,
+                    format!("the catch-all arm must declare `{tag}` as a string"),
+                ))
+            }
+        }
+        let required = self
+            .required(&a, pointer)?
+            .into_iter()
+            .filter(|r| r != tag)
+            .collect();
+        let mut typed = Vec::new();
+        for (k, v) in &props {
+            if k == tag {
+                continue;
+            }
+            let p = format!("{pointer}/properties/{}", escape(k));
+            let (ty, _) = self.ty(self.object(v, &p)?, &p, "CatchAllField", &mut Vec::new())?;
+            if matches!(&ty, Type::Ref(r) if !self.defs.contains_key(r)) {
+                return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
+            }
+            typed.push((k.clone(), ty));
+        }
+        let title = a.get("title").and_then(Value::as_str).unwrap_or("other");
+        Ok(CatchAll {
+            rust_name: type_ident(title),
+            docs: Self::docs(&a),
+            required,
+            typed,
+        })
+    }
+
+    // ---- checks --------------------------------------------------------------
+
+    fn check_names(&self, module: &Module) -> Result<()> {
+        let mut seen: BTreeMap<String, &Def> = BTreeMap::new();
+        for d in module.defs.iter().flat_map(Def::walk) {
+            if let Some(prev) = seen.insert(d.rust_name.clone(), d) {
+                return Err(self.err(
+                    &d.pointer,
+                    format!(
+                        "`{}` and `{}` (#{}) both become the Rust item `{}`",
+                        d.name, prev.name, prev.pointer, d.rust_name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The property every tagged arm fixes with a `const`, if any.
+fn tag_of(arms: &[&Obj]) -> Option<String> {
+    arms.iter().find_map(|a| {
+        let props = a.get("properties")?.as_object()?;
+        let required = a.get("required")?.as_array()?;
+        props
+            .iter()
+            .find(|(k, v)| v.get("const").is_some() && required.iter().any(|r| r == *k))
+            .map(|(k, _)| k.clone())
+    })
+}
+
+/// The longest common trailing word of the arms' `$ref` names (`Scope` for
+/// `ElicitationSessionScope` and `ElicitationRequestScope`).
+fn common_suffix(arms: &[&Obj], target: impl Fn(&Obj) -> Option<String>) -> Option<String> {
+    let names: Vec<String> = arms.iter().map(|a| target(a)).collect::<Option<_>>()?;
+    let words = |n: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for c in n.chars() {
+            if c.is_ascii_uppercase() || out.is_empty() {
+                out.push(String::new());
+            }
+            out.last_mut().expect("pushed").push(c);
+        }
+        out
+    };
+    let last: Vec<String> = names
+        .iter()
+        .map(|n| words(n).pop().unwrap_or_default())
+        .collect();
+    let first = last.first()?.clone();
+    (last.iter().all(|l| *l == first) && names.len() > 1).then_some(first)
+}
+
+fn num(s: &Obj, key: &str) -> Option<f64> {
+    s.get(key).and_then(Value::as_f64)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

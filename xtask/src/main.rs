@@ -1,0 +1,125 @@
+//! `cargo xtask`: the maintainer command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use xtask::codegen::{self, Layout};
+use xtask::pull::{self, Source};
+
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    about = "Generator and maintainer tools for the ACP Rust bindings"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate the v1 and v2 bindings (and the fixture outputs) from the schema.
+    Codegen {
+        /// Write nothing; exit 1 and name the stale files if the committed output differs.
+        #[arg(long)]
+        check: bool,
+        /// Read schemas from this directory (same layout as `schema/`); no lock check.
+        #[arg(long, requires = "out")]
+        schema: Option<PathBuf>,
+        /// Write `v1/mod.rs` and `v2/mod.rs` into this directory.
+        #[arg(long, requires = "schema")]
+        out: Option<PathBuf>,
+    },
+    /// Manage the vendored schema.
+    Schema {
+        #[command(subcommand)]
+        command: SchemaCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum SchemaCommand {
+    /// Vendor `@agentclientprotocol/sdk@<version>` into `schema/` and update the lock.
+    Pull {
+        /// The npm package version.
+        #[arg(long)]
+        version: String,
+        /// Use an unpacked package directory or a `.tgz` instead of `npm pack`.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+}
+
+fn repo_root() -> PathBuf {
+    // xtask/ lives directly under the workspace root.
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = repo_root();
+    match cli.command {
+        Command::Codegen { check, schema, out } => {
+            let layout = match (schema, out) {
+                (Some(schema_dir), Some(out_dir)) => Layout {
+                    schema_dir,
+                    locked: false,
+                    out_dir,
+                    fixtures: None,
+                },
+                _ => Layout::repo(&root),
+            };
+            if std::env::current_dir().is_err() || layout.locked {
+                let _ = std::env::set_current_dir(&root);
+            }
+            let output = match codegen::generate(&layout) {
+                Ok(o) => o,
+                Err(e) => return fail(&e),
+            };
+            for s in &output.stats {
+                println!("{s}");
+            }
+            if check {
+                let stale = codegen::stale_files(&output);
+                if stale.is_empty() {
+                    println!("generated code is up to date");
+                    return ExitCode::SUCCESS;
+                }
+                for p in &stale {
+                    eprintln!("stale: {}", p.strip_prefix(&root).unwrap_or(p).display());
+                }
+                eprintln!("error: generated code is out of date: run `cargo xtask codegen`");
+                return ExitCode::from(1);
+            }
+            if let Err(e) = codegen::write_all(&output) {
+                return fail(&e);
+            }
+            println!("wrote {} files", output.files.len());
+            ExitCode::SUCCESS
+        }
+        Command::Schema {
+            command: SchemaCommand::Pull { version, from },
+        } => {
+            let source = from.map_or(Source::Npm, Source::Local);
+            match pull::pull(&root.join("schema"), &version, &source) {
+                Ok(lock) => {
+                    println!(
+                        "vendored {}@{} ({} files)",
+                        lock.package,
+                        lock.version,
+                        lock.files.len()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&format!("{e:#}")),
+            }
+        }
+    }
+}
+
+fn fail(e: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,363 @@
+//! The generator's own schema model (IR).
+//!
+//! One plain data model of every `$def`: structs, open/closed enums, tagged and
+//! untagged unions (with their catch-all arms), newtypes, aliases and any-JSON,
+//! plus the ACP `x-` annotations and the method/side of JSON-RPC payloads.
+//! Emission, the schema diff and the v1/v2 converter generator all read this
+//! model; none of them should need the raw JSON Schema again.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Everything lowered from one schema file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Module {
+    /// The file the module was read from, as given on the command line.
+    pub source: String,
+    /// Top-level definitions in schema order; inline types hang off their parent.
+    pub defs: Vec<Def>,
+}
+
+/// One Rust item and where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Def {
+    /// The schema name (`$defs` key), or a name made for an inline schema.
+    pub name: String,
+    /// The Rust item name: the schema name, unless it cannot stand in Rust.
+    pub rust_name: String,
+    /// JSON pointer of the schema this item was made from.
+    pub pointer: String,
+    /// The description, used as the item's documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+    /// `x-method` / `x-side`: the JSON-RPC method whose payload this is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<Method>,
+    /// `x-docs-ignore`: JSON-RPC envelope plumbing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub envelope: bool,
+    /// The shape.
+    pub kind: Kind,
+    /// Items made for inline schemas inside this one (union arms with their own
+    /// fields, inline unions in properties, flattened unions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inline: Vec<Def>,
+}
+
+/// `x-method` and `x-side` of a request, response or notification payload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Method {
+    /// The wire method name.
+    pub name: String,
+    /// Which side handles it: `agent`, `client`, `protocol` or `proxy`.
+    pub side: String,
+}
+
+/// The shape of a definition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// An object with named properties.
+    Struct(Struct),
+    /// A string or integer enum, open (with a fallback) or closed.
+    Enum(Enum),
+    /// A union of object arms chosen by a discriminator, or an untagged union.
+    Union(Union),
+    /// A named wrapper around one type (`SessionId`, `ProtocolVersion`).
+    Newtype(Type),
+    /// The same wire shape as another definition (`allOf` of one `$ref`).
+    Alias(String),
+    /// Any JSON value (`{}`).
+    Any,
+}
+
+/// An object with named properties.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Struct {
+    /// The properties, in schema order.
+    pub fields: Vec<Field>,
+    /// A union whose arms add properties to this object (`anyOf` beside `properties`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flatten: Option<Flatten>,
+    /// `additionalProperties: true` on the object itself: unknown properties are kept.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keeps_unknown: bool,
+}
+
+/// A union flattened into a struct.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Flatten {
+    /// The Rust field holding the union.
+    pub rust_name: String,
+    /// The inline union definition (in the parent's `inline`).
+    pub union: String,
+    /// Documentation for the field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+}
+
+/// One property of a struct.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    /// The wire name.
+    pub name: String,
+    /// The Rust field name.
+    pub rust_name: String,
+    /// The description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+    /// The value type (without the optional / nullable wrapper).
+    pub ty: Type,
+    /// Listed in `required`.
+    pub required: bool,
+    /// `null` is an allowed value.
+    pub nullable: bool,
+    /// `x-deserialize-default-on-error`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub default_on_error: bool,
+    /// `x-deserialize-skip-invalid-items`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skip_invalid_items: bool,
+    /// `x-deserialize-default-on-null`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub default_on_null: bool,
+    /// The schema's `default`, documented but never written on encoding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+/// A value type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Type {
+    /// A string; `format` (uri, date-time, regex, ...) is documentation only.
+    String {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        format: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        min_length: Option<u64>,
+    },
+    /// A string with `contentEncoding: base64`.
+    Base64,
+    /// An integer of the given format, with bounds tighter than the format's range.
+    Integer {
+        format: IntFormat,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        min: Option<i128>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<i128>,
+    },
+    /// A number (`double`), with optional bounds.
+    Number {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        min: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max: Option<f64>,
+    },
+    /// `true` or `false`.
+    Boolean,
+    /// Only `null`.
+    Null,
+    /// Any JSON value.
+    Any,
+    /// A free-form JSON object (`additionalProperties: true`).
+    Object,
+    /// Another definition.
+    Ref(String),
+    /// A list.
+    Array {
+        items: Box<Type>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        min_items: Option<u64>,
+    },
+    /// An object used as a map from string keys to one value type.
+    Map { values: Box<Type> },
+}
+
+/// Integer formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IntFormat {
+    Int32,
+    Int64,
+    Uint16,
+    Uint32,
+    Uint64,
+}
+
+impl IntFormat {
+    /// The range of the Rust type this format maps to.
+    pub fn range(self) -> (i128, i128) {
+        match self {
+            IntFormat::Int32 => (i32::MIN.into(), i32::MAX.into()),
+            IntFormat::Int64 => (i64::MIN.into(), i64::MAX.into()),
+            IntFormat::Uint16 => (0, u16::MAX.into()),
+            IntFormat::Uint32 => (0, u32::MAX.into()),
+            IntFormat::Uint64 => (0, u64::MAX.into()),
+        }
+    }
+}
+
+/// A string or integer enum.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Enum {
+    /// Whether the values are strings or integers.
+    pub repr: EnumRepr,
+    /// The known values.
+    pub variants: Vec<EnumVariant>,
+    /// The catch-all arm, if the enum is open.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
+}
+
+/// The JSON type of an enum's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnumRepr {
+    String,
+    Integer(IntFormat),
+}
+
+/// A known enum value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EnumVariant {
+    /// The value on the wire (a string or an integer).
+    pub value: Value,
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+}
+
+/// The catch-all arm of an open enum or union.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fallback {
+    /// The Rust variant name (from the arm's title).
+    pub rust_name: String,
+    /// The description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+}
+
+/// A union.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Union {
+    /// The discriminator, for tagged unions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<Tag>,
+    /// The arms, in schema order.
+    pub variants: Vec<Variant>,
+    /// The catch-all arm of an open tagged union.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catch_all: Option<CatchAll>,
+}
+
+/// The discriminator of a tagged union.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tag {
+    /// The property holding the discriminator.
+    pub property: String,
+    /// A discriminator of the wrong JSON type counts as absent (the property is
+    /// `x-deserialize-default-on-error` in the enclosing struct).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lenient: bool,
+}
+
+/// One arm of a union.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Variant {
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+    /// The discriminator value; `None` for an arm chosen when the discriminator
+    /// is absent (or for every arm of an untagged union).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// What the arm carries.
+    pub payload: Payload,
+}
+
+/// What a union arm carries.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Payload {
+    /// Nothing but the discriminator.
+    Unit,
+    /// The properties of a value of this type (a definition or an inline item).
+    Type(Type),
+    /// The arm in which the discriminator is absent or `null` (`IdleStateUpdate`'s `none`).
+    NoTag,
+}
+
+/// The catch-all arm of an open tagged union: an unknown discriminator keeps the
+/// whole object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CatchAll {
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+    /// Properties the arm requires besides the discriminator.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
+    /// Properties the arm gives a type, checked when present.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub typed: Vec<(String, Type)>,
+}
+
+impl Def {
+    /// This definition and every inline item below it, depth first.
+    pub fn walk(&self) -> Vec<&Def> {
+        let mut out = vec![self];
+        for d in &self.inline {
+            out.extend(d.walk());
+        }
+        out
+    }
+
+    /// A copy with every description removed, to compare shapes.
+    pub fn without_docs(&self) -> Def {
+        let mut d = self.clone();
+        strip_docs(&mut d);
+        d
+    }
+}
+
+fn strip_docs(d: &mut Def) {
+    d.docs = None;
+    d.pointer.clear();
+    match &mut d.kind {
+        Kind::Struct(s) => {
+            for f in &mut s.fields {
+                f.docs = None;
+            }
+            if let Some(fl) = &mut s.flatten {
+                fl.docs = None;
+            }
+        }
+        Kind::Enum(e) => {
+            for v in &mut e.variants {
+                v.docs = None;
+            }
+            if let Some(f) = &mut e.fallback {
+                f.docs = None;
+            }
+        }
+        Kind::Union(u) => {
+            for v in &mut u.variants {
+                v.docs = None;
+            }
+            if let Some(c) = &mut u.catch_all {
+                c.docs = None;
+            }
+        }
+        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any => {}
+    }
+    for i in &mut d.inline {
+        strip_docs(i);
+    }
+}

@@ -1,0 +1,149 @@
+//! `cargo xtask schema pull`: vendors the four schema files from the npm
+//! package `@agentclientprotocol/sdk` and records their hashes.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::lock::{sha256, Lock, LOCK_FILE, SCHEMA_FILES};
+
+/// The npm package the schema is published in.
+pub const PACKAGE: &str = "@agentclientprotocol/sdk";
+
+/// Where the package comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// `npm pack <package>@<version>` with the user's npm configuration.
+    Npm,
+    /// An unpacked package directory, its `schema/` directory, or a `.tgz`.
+    Local(PathBuf),
+}
+
+/// Fetches the files and writes them and the lock into `schema_dir`, all or nothing.
+pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
+    if version.is_empty()
+        || !version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))
+    {
+        bail!("--version `{version}` is not an npm version");
+    }
+    let files = match source {
+        Source::Npm => {
+            let tmp = std::env::temp_dir().join(format!("acp-schema-pull-{}", std::process::id()));
+            std::fs::create_dir_all(&tmp)
+                .with_context(|| format!("{}: cannot create", tmp.display()))?;
+            let spec = format!("{PACKAGE}@{version}");
+            let out = Command::new("npm")
+                .args(["pack", &spec, "--silent", "--pack-destination"])
+                .arg(&tmp)
+                .output()
+                .context("cannot run `npm pack` (is npm installed? `--from <dir or .tgz>` works offline)")?;
+            if !out.status.success() {
+                bail!(
+                    "`npm pack {spec}` failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+            }
+            let name = String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned();
+            let tgz = tmp.join(name);
+            let files = from_tgz(&tgz);
+            let _ = std::fs::remove_dir_all(&tmp);
+            files?
+        }
+        Source::Local(path) if path.is_dir() => from_dir(path)?,
+        Source::Local(path) => from_tgz(path)?,
+    };
+    let lock = Lock {
+        package: PACKAGE.to_owned(),
+        version: version.to_owned(),
+        files: files
+            .iter()
+            .map(|(rel, bytes)| (rel.clone(), sha256(bytes)))
+            .collect(),
+    };
+    for (rel, bytes) in &files {
+        serde_json::from_slice::<serde_json::Value>(bytes)
+            .with_context(|| format!("{rel}: not valid JSON"))?;
+    }
+    let mut outputs: Vec<(PathBuf, Vec<u8>)> = files
+        .into_iter()
+        .map(|(rel, b)| (schema_dir.join(rel), b))
+        .collect();
+    outputs.push((schema_dir.join(LOCK_FILE), lock.render().into_bytes()));
+    write_all(&outputs)?;
+    Ok(lock)
+}
+
+fn from_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
+    let base = if dir.join("schema").is_dir() {
+        dir.join("schema")
+    } else {
+        dir.to_path_buf()
+    };
+    let mut out = BTreeMap::new();
+    for rel in SCHEMA_FILES {
+        let path = base.join(rel);
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        out.insert(rel.to_owned(), bytes);
+    }
+    Ok(out)
+}
+
+fn from_tgz(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+    let mut out = BTreeMap::new();
+    for entry in archive
+        .entries()
+        .with_context(|| format!("{}: not a .tgz", path.display()))?
+    {
+        let mut entry = entry.with_context(|| format!("{}: corrupt archive", path.display()))?;
+        let name = entry.path()?.to_string_lossy().into_owned();
+        if let Some(rel) = name.strip_prefix("package/schema/") {
+            if SCHEMA_FILES.contains(&rel) {
+                let mut bytes = Vec::new();
+                entry.read_to_end(&mut bytes)?;
+                out.insert(rel.to_owned(), bytes);
+            }
+        }
+    }
+    for rel in SCHEMA_FILES {
+        if !out.contains_key(rel) {
+            bail!("{}: the package has no `schema/{rel}`", path.display());
+        }
+    }
+    Ok(out)
+}
+
+fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    let mut temps = Vec::new();
+    for (path, bytes) in files {
+        let tmp = path.with_extension("pull-tmp");
+        let res = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&tmp, bytes));
+        if let Err(e) = res {
+            for t in &temps {
+                let _ = std::fs::remove_file(t);
+            }
+            return Err(e).with_context(|| format!("{}: cannot write", path.display()));
+        }
+        temps.push(tmp);
+    }
+    for ((path, _), tmp) in files.iter().zip(&temps) {
+        std::fs::rename(tmp, path).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    Ok(())
+}
