@@ -15,5 +15,8 @@
 
 pub mod runtime;
 
+// Generated modules are formatted by the generator (prettyplease), not rustfmt.
+#[rustfmt::skip]
 pub mod v1;
+#[rustfmt::skip]
 pub mod v2;

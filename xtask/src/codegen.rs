@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::load::{read_json, read_schema};
 use crate::lock::Lock;
 use crate::lower::lower;
-use crate::model::Module;
+use crate::model::{Def, Module};
 
 /// The runtime path inside the bindings crate.
 pub const CRATE_RUNTIME: &str = "crate::runtime";
@@ -22,6 +22,8 @@ pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
 /// Where to read and write.
 #[derive(Debug, Clone)]
 pub struct Layout {
+    /// Paths in headers and messages are shown relative to this directory.
+    pub root: PathBuf,
     /// The directory holding `v1/` and `v2/` schemas.
     pub schema_dir: PathBuf,
     /// Check `schema_dir` against its lock file (the vendored directory).
@@ -36,6 +38,7 @@ impl Layout {
     /// The layout of this repository, rooted at `root`.
     pub fn repo(root: &Path) -> Layout {
         Layout {
+            root: root.to_path_buf(),
             schema_dir: root.join("schema"),
             locked: true,
             out_dir: root.join("generated/src"),
@@ -59,11 +62,7 @@ pub struct Stat {
 
 impl std::fmt::Display for Stat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: {} defs read, {} items emitted, {} ms",
-            self.schema, self.defs, self.items, self.millis
-        )
+        write!(f, "{}: {} defs read, {} items emitted, {} ms", self.schema, self.defs, self.items, self.millis)
     }
 }
 
@@ -80,81 +79,55 @@ pub struct Output {
 
 /// Runs the whole pipeline in memory; nothing is written.
 pub fn generate(layout: &Layout) -> Result<Output> {
-    let lock = if layout.locked {
-        Some(Lock::read(&layout.schema_dir)?)
-    } else {
-        None
-    };
+    let lock = if layout.locked { Some(Lock::read(&layout.schema_dir)?) } else { None };
     let mut files = Vec::new();
     let mut stats = Vec::new();
     for version in ["v1", "v2"] {
-        let (stable, s1) = lower_file(
-            &layout.schema_dir,
-            &format!("{version}/schema.json"),
-            lock.as_ref(),
-        )?;
-        let (unstable, s2) = lower_file(
-            &layout.schema_dir,
-            &format!("{version}/schema.unstable.json"),
-            lock.as_ref(),
-        )?;
+        let (stable, s1) =
+            lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.json"), lock.as_ref())?;
+        let (unstable, s2) =
+            lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.unstable.json"), lock.as_ref())?;
         stats.extend([s1, s2]);
         let items = merge(&stable, &unstable);
         let doc = format!(
             " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
         );
-        let text = render(
-            &[&stable.source, &unstable.source],
-            &doc,
-            items,
-            &format!("{version}/mod.rs"),
-        )?;
+        let text = render(&[&stable.source, &unstable.source], &doc, items, &format!("{version}/mod.rs"))?;
         files.push((layout.out_dir.join(version).join("mod.rs"), text));
     }
     let mut owned_dirs = Vec::new();
     if let Some((dir, out)) = &layout.fixtures {
         let mut mods = Vec::new();
         for path in fixture_files(dir)? {
-            let (_, json) = read_json(&path)?;
-            let module = lower(&display_path(&path), &json)?;
-            let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
-            let items = module
-                .defs
-                .iter()
-                .flat_map(|d| emitter.def(d, Gate::Always))
-                .collect();
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("fixture")
-                .replace('-', "_");
-            let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
-            files.push((
-                out.join(format!("{stem}.rs")),
-                render(&[&module.source], &doc, items, &format!("{stem}.rs"))?,
-            ));
+            let (_, text) = fixture(&layout.root, &path)?;
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").replace('-', "_");
+            files.push((out.join(format!("{stem}.rs")), text));
             mods.push(stem);
         }
         let list: String = mods.iter().map(|m| format!("pub mod {m};\n")).collect();
-        files.push((
-            out.join("mod.rs"),
-            format!("{}\n{list}", header(&["schema/fixtures/*.json"])),
-        ));
+        files.push((out.join("mod.rs"), format!("{}\n{list}", header(&["schema/fixtures/*.json"]))));
         owned_dirs.push(out.clone());
     }
-    Ok(Output {
-        files,
-        owned_dirs,
-        stats,
-    })
+    Ok(Output { files, owned_dirs, stats })
+}
+
+/// Lowers one fixture schema and renders its Rust (items use the runtime of
+/// the `acp_bindings` crate by its external path).
+pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
+    let label = display_path(root, path);
+    let (_, json) = read_json(path, &label)?;
+    let module = lower(&label, &json)?;
+    let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
+    let items = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
+    let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
+    let text = render(&[&module.source], &doc, items, &format!("{stem}.rs"))?;
+    Ok((module, text))
 }
 
 /// The fixture schemas directly inside `dir`, sorted (subdirectories hold bad schemas).
 pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
-        file: dir.to_path_buf(),
-        source,
-    })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read { file: dir.to_path_buf(), source })?;
     let mut out: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
@@ -163,30 +136,19 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn display_path(path: &Path) -> PathBuf {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    path.strip_prefix(&cwd)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| path.to_path_buf())
+fn display_path(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
 }
 
-fn lower_file(dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<(Module, Stat)> {
+fn lower_file(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<(Module, Stat)> {
     let start = Instant::now();
     let file = read_schema(dir, rel, lock)?;
-    let module = lower(&display_path(&file.path), &file.json)?;
+    let module = lower(&display_path(root, &file.path), &file.json)?;
     let emitter = Emitter::new(CRATE_RUNTIME, &module.defs);
     let items: usize = module.defs.iter().map(|d| d.walk().len()).sum();
-    let _tokens: Vec<TokenStream> = module
-        .defs
-        .iter()
-        .flat_map(|d| emitter.def(d, Gate::Always))
-        .collect();
-    let stat = Stat {
-        schema: module.source.clone(),
-        defs: module.defs.len(),
-        items,
-        millis: start.elapsed().as_millis(),
-    };
+    let _tokens: Vec<TokenStream> = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
+    let stat =
+        Stat { schema: module.source.clone(), defs: module.defs.len(), items, millis: start.elapsed().as_millis() };
     Ok((module, stat))
 }
 
@@ -197,35 +159,81 @@ pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter());
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter());
     let mut items = Vec::new();
+    let mut registry: Vec<(&Def, Gate)> = Vec::new();
     for d in &stable.defs {
         match unstable.defs.iter().find(|u| u.name == d.name) {
             Some(u) if u.without_docs() == d.without_docs() => {
-                items.extend(stable_emitter.def(d, Gate::Always))
+                items.extend(stable_emitter.def(d, Gate::Always));
+                registry.push((d, Gate::Always));
             }
             Some(u) => {
                 items.extend(stable_emitter.def(d, Gate::Stable));
                 items.extend(unstable_emitter.def(u, Gate::Unstable));
+                registry.push((d, Gate::Always));
             }
-            None => items.extend(stable_emitter.def(d, Gate::Stable)),
+            None => {
+                items.extend(stable_emitter.def(d, Gate::Stable));
+                registry.push((d, Gate::Stable));
+            }
         }
     }
-    for u in unstable
-        .defs
-        .iter()
-        .filter(|u| !stable.defs.iter().any(|d| d.name == u.name))
-    {
+    for u in unstable.defs.iter().filter(|u| !stable.defs.iter().any(|d| d.name == u.name)) {
         items.extend(unstable_emitter.def(u, Gate::Unstable));
+        registry.push((u, Gate::Unstable));
     }
+    items.push(reencode_fn(&registry));
     items
+}
+
+fn cfg_attr(gate: Gate) -> TokenStream {
+    match gate {
+        Gate::Always => quote!(),
+        Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
+        Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
+    }
+}
+
+/// `TYPE_NAMES` and `reencode(type_name, json)`: decode a payload as a named
+/// definition and encode it again (used by the corpus tests and message checks).
+fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
+    let arms = defs.iter().map(|(d, gate)| {
+        let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
+        let key = proc_macro2::Literal::string(&d.name);
+        let cfg = cfg_attr(*gate);
+        quote! { #cfg #key => go::<#name>(json), }
+    });
+    let names = defs.iter().map(|(d, gate)| {
+        let key = proc_macro2::Literal::string(&d.name);
+        let cfg = cfg_attr(*gate);
+        quote!(#cfg #key,)
+    });
+    quote! {
+        /// The schema name of every definition in this module (in this build's feature set).
+        pub const TYPE_NAMES: &[&str] = &[#(#names)*];
+
+        /// Decodes `json` as the definition named `type_name` and encodes it again.
+        ///
+        /// Returns `None` when this build has no definition of that name.
+        pub fn reencode(
+            type_name: &str,
+            json: &str,
+        ) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::serde_json::Error>> {
+            fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+                json: &str,
+            ) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
+                ::serde_json::to_value(::serde_json::from_str::<T>(json)?)
+            }
+            ::core::option::Option::Some(match type_name {
+                #(#arms)*
+                _ => return ::core::option::Option::None,
+            })
+        }
+    }
 }
 
 /// The header of every generated file.
 pub fn header(sources: &[&str]) -> String {
-    let from = sources
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(" and ");
+    let from = sources.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and ");
     format!(
         "// @generated by `cargo xtask codegen` from {from}.\n// Do not edit: change the generator (`xtask/`) or its inputs (`schema/`) and run `cargo xtask codegen`.\n"
     )
@@ -239,15 +247,9 @@ fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> 
         #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
         #(#items)*
     };
-    let file: syn::File = syn::parse2(tokens).map_err(|e| Error::Emit {
-        file: label.to_owned(),
-        message: e.to_string(),
-    })?;
-    Ok(format!(
-        "{}\n{}",
-        header(sources),
-        prettyplease::unparse(&file)
-    ))
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| Error::Emit { file: label.to_owned(), message: e.to_string() })?;
+    Ok(format!("{}\n{}", header(sources), prettyplease::unparse(&file)))
 }
 
 /// Files that differ from what is on disk (missing, changed, or generated
@@ -271,9 +273,7 @@ fn leftovers(output: &Output) -> Vec<PathBuf> {
         };
         for e in entries.flatten() {
             let p = e.path();
-            if p.extension().is_some_and(|x| x == "rs")
-                && !output.files.iter().any(|(f, _)| *f == p)
-            {
+            if p.extension().is_some_and(|x| x == "rs") && !output.files.iter().any(|(f, _)| *f == p) {
                 out.push(p);
             }
         }
@@ -293,34 +293,22 @@ pub fn write_all(output: &Output) -> Result<()> {
     };
     for (path, text) in &output.files {
         let tmp = temp_path(path);
-        let result = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&tmp, text));
+        let result = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&tmp, text));
         if let Err(source) = result {
             cleanup(&temps);
             let _ = std::fs::remove_file(&tmp);
-            return Err(Error::Write {
-                path: path.clone(),
-                source,
-            });
+            return Err(Error::Write { path: path.clone(), source });
         }
         temps.push((tmp, path.clone()));
     }
     for (tmp, path) in &temps {
         if let Err(source) = std::fs::rename(tmp, path) {
             cleanup(&temps);
-            return Err(Error::Write {
-                path: path.clone(),
-                source,
-            });
+            return Err(Error::Write { path: path.clone(), source });
         }
     }
     for extra in leftovers(output) {
-        std::fs::remove_file(&extra).map_err(|source| Error::Write {
-            path: extra.clone(),
-            source,
-        })?;
+        std::fs::remove_file(&extra).map_err(|source| Error::Write { path: extra.clone(), source })?;
     }
     Ok(())
 }

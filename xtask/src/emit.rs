@@ -40,13 +40,7 @@ fn ident(name: &str) -> proc_macro2::Ident {
 fn docs(d: &Option<String>) -> TokenStream {
     match d {
         Some(text) => {
-            let lines = text.lines().map(|l| {
-                if l.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {l}")
-                }
-            });
+            let lines = text.lines().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") });
             quote! { #( #[doc = #lines] )* }
         }
         None => quote! {},
@@ -69,11 +63,7 @@ impl Emitter {
     /// runtime module (`crate::runtime` inside the bindings crate).
     pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        let names = defs
-            .into_iter()
-            .flat_map(Def::walk)
-            .map(|d| (d.name.clone(), d.rust_name.clone()))
-            .collect();
+        let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
         Emitter { rt, names }
     }
 
@@ -123,11 +113,7 @@ impl Emitter {
             Kind::Alias(target) if def.method.is_some() => {
                 // Same wire shape, different method: a distinct type, so that each
                 // payload type names exactly one method.
-                let (name, doc, t) = (
-                    ident(&def.rust_name),
-                    self.item_docs(def),
-                    self.rust_name(target),
-                );
+                let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(target));
                 vec![quote! {
                     #doc
                     #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -140,11 +126,7 @@ impl Emitter {
                 }]
             }
             Kind::Alias(target) => {
-                let (name, doc, t) = (
-                    ident(&def.rust_name),
-                    self.item_docs(def),
-                    self.rust_name(target),
-                );
+                let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(target));
                 vec![quote! { #doc pub type #name = #t; }]
             }
             Kind::Any => self.any(def),
@@ -165,23 +147,15 @@ impl Emitter {
     }
 
     fn item_docs(&self, def: &Def) -> TokenStream {
-        docs_or(&def.docs, || {
-            format!("`{}` (the schema gives no description).", def.name)
-        })
+        docs_or(&def.docs, || format!("`{}` (the schema gives no description).", def.name))
     }
 
     fn method_consts(&self, def: &Def) -> Option<TokenStream> {
         let m = def.method.as_ref()?;
         let name = ident(&def.rust_name);
         let (method, side) = (str_lit(&m.name), str_lit(&m.side));
-        let doc_m = format!(
-            " The JSON-RPC method this payload belongs to (`x-method`): `{}`.",
-            m.name
-        );
-        let doc_s = format!(
-            " The side that handles the method (`x-side`): `{}`.",
-            m.side
-        );
+        let doc_m = format!(" The JSON-RPC method this payload belongs to (`x-method`): `{}`.", m.name);
+        let doc_s = format!(" The side that handles the method (`x-side`): `{}`.", m.side);
         Some(quote! {
             impl #name {
                 #[doc = #doc_m]
@@ -248,32 +222,19 @@ impl Emitter {
                 Some(if f.required && !f.nullable {
                     format!("{rt}::de::int_in_range::<_, {t}, {}, {}>", c(min), c(max))
                 } else {
-                    format!(
-                        "{rt}::de::opt_int_in_range::<_, _, {}, {}, {}>",
-                        c(min),
-                        c(max),
-                        f.default_on_error
-                    )
+                    format!("{rt}::de::opt_int_in_range::<_, _, {}, {}, {}>", c(min), c(max), f.default_on_error)
                 })
             }
             Type::Number { min, max } if min.is_some() || max.is_some() => {
-                let (min, max) = (
-                    min.unwrap_or(f64::NEG_INFINITY).to_bits(),
-                    max.unwrap_or(f64::INFINITY).to_bits(),
-                );
+                let (min, max) = (min.unwrap_or(f64::NEG_INFINITY).to_bits(), max.unwrap_or(f64::INFINITY).to_bits());
                 Some(if f.required && !f.nullable {
                     format!("{rt}::de::float_in_range::<_, {min:#x}, {max:#x}>")
                 } else {
-                    format!(
-                        "{rt}::de::opt_float_in_range::<_, _, {min:#x}, {max:#x}, {}>",
-                        f.default_on_error
-                    )
+                    format!("{rt}::de::opt_float_in_range::<_, _, {min:#x}, {max:#x}, {}>", f.default_on_error)
                 })
             }
             Type::Any if optional => Some(format!("{rt}::de::any")),
-            _ if f.default_on_error && f.skip_invalid_items => {
-                Some(format!("{rt}::de::lenient_items"))
-            }
+            _ if f.default_on_error && f.skip_invalid_items => Some(format!("{rt}::de::lenient_items")),
             _ if f.default_on_error => Some(format!("{rt}::de::lenient")),
             _ if f.skip_invalid_items => Some(format!("{rt}::de::items")),
             _ if f.default_on_null && f.required => Some(format!("{rt}::de::null_as_default")),
@@ -285,17 +246,11 @@ impl Emitter {
         let mut text = f.docs.clone().unwrap_or_default();
         let mut notes = Vec::new();
         if let Some(d) = &f.default {
-            notes.push(format!(
-                "Schema default when omitted: `{d}` (never written back)."
-            ));
+            notes.push(format!("Schema default when omitted: `{d}` (never written back)."));
         }
         match &f.ty {
-            Type::String {
-                format: Some(fmt), ..
-            } => notes.push(format!("Format: `{fmt}`.")),
-            Type::Array {
-                min_items: Some(n), ..
-            } => notes.push(format!("At least {n} item(s) (`minItems`).")),
+            Type::String { format: Some(fmt), .. } => notes.push(format!("Format: `{fmt}`.")),
+            Type::Array { min_items: Some(n), .. } => notes.push(format!("At least {n} item(s) (`minItems`).")),
             _ => {}
         }
         if !notes.is_empty() {
@@ -316,18 +271,12 @@ impl Emitter {
         let doc = self.item_docs(def);
         let mut fields = Vec::new();
         for f in &s.fields {
-            let (fd, attrs, fname, ft) = (
-                Self::field_docs(f),
-                self.field_attrs(f),
-                ident(&f.rust_name),
-                self.field_type(f),
-            );
+            let (fd, attrs, fname, ft) =
+                (Self::field_docs(f), self.field_attrs(f), ident(&f.rust_name), self.field_type(f));
             fields.push(quote! { #fd #attrs pub #fname: #ft, });
         }
         if let Some(fl) = &s.flatten {
-            let fd = docs_or(&fl.docs, || {
-                format!("The variant part of this object (see [`{}`]).", fl.union)
-            });
+            let fd = docs_or(&fl.docs, || format!("The variant part of this object (see [`{}`]).", fl.union));
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
@@ -339,11 +288,7 @@ impl Emitter {
             });
         }
         let all_optional = s.fields.iter().all(|f| !f.required) && s.flatten.is_none();
-        let default = if all_optional {
-            quote!(Default,)
-        } else {
-            quote!()
-        };
+        let default = if all_optional { quote!(Default,) } else { quote!() };
         let mut items = vec![quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
@@ -376,11 +321,7 @@ impl Emitter {
                 quote!(::core::option::Option::Some(value.into()))
             };
             let bare = f.rust_name.trim_start_matches("r#");
-            let setter = if bare == "new" {
-                format_ident!("with_new")
-            } else {
-                ident(&f.rust_name)
-            };
+            let setter = if bare == "new" { format_ident!("with_new") } else { ident(&f.rust_name) };
             let doc = format!(" Sets `{}`.", f.name);
             setters.push(quote! {
                 #[doc = #doc]
@@ -399,15 +340,9 @@ impl Emitter {
         if s.keeps_unknown {
             inits.push(quote!(additional_properties: ::core::default::Default::default()));
         }
-        let new_doc = format!(
-            " Creates a `{}` from its required fields; every optional field is omitted.",
-            def.rust_name
-        );
-        let allow = if params.len() > 7 {
-            quote!(#[allow(clippy::too_many_arguments)])
-        } else {
-            quote!()
-        };
+        let new_doc =
+            format!(" Creates a `{}` from its required fields; every optional field is omitted.", def.rust_name);
+        let allow = if params.len() > 7 { quote!(#[allow(clippy::too_many_arguments)]) } else { quote!() };
         quote! {
             impl #name {
                 #[doc = #new_doc]
@@ -540,25 +475,13 @@ impl Emitter {
         let name_str = &def.rust_name;
         let doc = self.item_docs(def);
         let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
-        let vdocs: Vec<_> = e
-            .variants
-            .iter()
-            .map(|v| docs_or(&v.docs, || format!("`{}`.", v.value)))
-            .collect();
-        let values: Vec<_> = e
-            .variants
-            .iter()
-            .map(|v| str_lit(v.value.as_str().unwrap_or_default()))
-            .collect();
+        let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
+        let values: Vec<_> = e.variants.iter().map(|v| str_lit(v.value.as_str().unwrap_or_default())).collect();
         let mut items = Vec::new();
-        let (fallback_variant, as_str_fallback, from_str, parse_err, is_ext, visit_owned) = match &e
-            .fallback
-        {
+        let (fallback_variant, as_str_fallback, from_str, parse_err, is_ext, visit_owned) = match &e.fallback {
             Some(f) => {
                 let fname = ident(&f.rust_name);
-                let fdoc = docs_or(&f.docs, || {
-                    "A value this version does not know, kept as received.".to_owned()
-                });
+                let fdoc = docs_or(&f.docs, || "A value this version does not know, kept as received.".to_owned());
                 (
                     quote! { #fdoc #fname(#rt::UnknownString), },
                     quote! { Self::#fname(v) => v.as_str(), },
@@ -700,36 +623,23 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
-        let vdocs: Vec<_> = e
-            .variants
-            .iter()
-            .map(|v| docs_or(&v.docs, || format!("`{}`.", v.value)))
-            .collect();
-        let values: Vec<_> = e
-            .variants
-            .iter()
-            .map(|v| Literal::i64_unsuffixed(v.value.as_i64().unwrap_or_default()))
-            .collect();
+        let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
+        let values: Vec<_> =
+            e.variants.iter().map(|v| Literal::i64_unsuffixed(v.value.as_i64().unwrap_or_default())).collect();
         let (lo, hi) = format.range();
         let (lo, hi) = (Literal::i128_unsuffixed(lo), Literal::i128_unsuffixed(hi));
         let expecting = format!("a {} integer", def.rust_name);
         let (fallback, value_fallback, from_fallback) = match &e.fallback {
             Some(f) => {
                 let fname = ident(&f.rust_name);
-                let fdoc = docs_or(&f.docs, || {
-                    "A value this version does not know, kept as received.".to_owned()
-                });
+                let fdoc = docs_or(&f.docs, || "A value this version does not know, kept as received.".to_owned());
                 (
                     quote! { #fdoc #fname(#rt::UnknownInteger), },
                     quote! { Self::#fname(v) => v.get(), },
                     quote! { other => ::core::result::Result::Ok(Self::#fname(#rt::UnknownInteger::__new(other))), },
                 )
             }
-            None => (
-                quote!(),
-                quote!(),
-                quote! { other => ::core::result::Result::Err(other), },
-            ),
+            None => (quote!(), quote!(), quote! { other => ::core::result::Result::Err(other), }),
         };
         vec![quote! {
             #doc
@@ -813,9 +723,7 @@ impl Emitter {
         }
         let rt = &self.rt;
         if let Some(c) = &u.catch_all {
-            let cd = docs_or(&c.docs, || {
-                "A variant this version does not know, kept whole.".to_owned()
-            });
+            let cd = docs_or(&c.docs, || "A variant this version does not know, kept whole.".to_owned());
             let cn = ident(&c.rust_name);
             variants.push(quote! { #cd #cn(#rt::UnknownVariant), });
         }
@@ -860,10 +768,7 @@ impl Emitter {
             let cn = ident(&c.rust_name);
             arms.push(quote!(Self::#cn(v) => ::core::option::Option::Some(v.__tag(#key)),));
         }
-        let doc = format!(
-            " The `{}` discriminator of this value, when it has one.",
-            tag.property
-        );
+        let doc = format!(" The `{}` discriminator of this value, when it has one.", tag.property);
         quote! {
             impl #name {
                 /// The property that discriminates the variants.
@@ -926,12 +831,7 @@ impl Emitter {
         let key = str_lit(&tag.property);
         let expecting = str_lit(&format!("a {} object", def.rust_name));
         let mut arms = Vec::new();
-        let known: Vec<Literal> = u
-            .variants
-            .iter()
-            .filter_map(|v| v.tag.as_deref())
-            .map(str_lit)
-            .collect();
+        let known: Vec<Literal> = u.variants.iter().filter_map(|v| v.tag.as_deref()).map(str_lit).collect();
         for v in &u.variants {
             let Some(t) = &v.tag else { continue };
             let (vn, tl) = (ident(&v.rust_name), str_lit(t));

@@ -7,42 +7,22 @@ use std::path::PathBuf;
 pub enum Error {
     /// The file could not be read.
     #[error("{file}: cannot read: {source}")]
-    Read {
-        file: PathBuf,
-        source: std::io::Error,
-    },
+    Read { file: PathBuf, source: std::io::Error },
     /// The file is not valid JSON.
     #[error("{file}:{line}:{column}: invalid JSON: {message}")]
-    Json {
-        file: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Json { file: PathBuf, line: usize, column: usize, message: String },
     /// The schema has a construct the generator does not support, or contradicts itself.
     #[error("{file}: {pointer}: {message}")]
-    Schema {
-        file: PathBuf,
-        pointer: String,
-        message: String,
-    },
+    Schema { file: PathBuf, pointer: String, message: String },
     /// A vendored file does not match `schema/acp-schema.lock`.
     #[error("{file}: sha256 {actual} does not match {expected} in {lock}; run `cargo xtask schema pull` instead of editing vendored files")]
-    Tampered {
-        file: PathBuf,
-        lock: PathBuf,
-        expected: String,
-        actual: String,
-    },
+    Tampered { file: PathBuf, lock: PathBuf, expected: String, actual: String },
     /// The lock file itself is missing or malformed.
     #[error("{file}: {message}")]
     Lock { file: PathBuf, message: String },
     /// Writing the output failed.
     #[error("{path}: cannot write: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Write { path: PathBuf, source: std::io::Error },
     /// The emitted Rust did not parse (a generator bug).
     #[error("{file}: generated Rust does not parse: {message}")]
     Emit { file: String, message: String },

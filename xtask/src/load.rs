@@ -17,17 +17,14 @@ pub struct SchemaFile {
     pub json: Value,
 }
 
-/// Reads and parses one JSON file.
-pub fn read_json(path: &Path) -> Result<(Vec<u8>, Value)> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Read {
-        file: path.to_path_buf(),
-        source,
-    })?;
+/// Reads and parses one JSON file; errors name it as `label`.
+pub fn read_json(path: &Path, label: &Path) -> Result<(Vec<u8>, Value)> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
     let json = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
-        file: path.to_path_buf(),
+        file: label.to_path_buf(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: json_message(&e),
     })?;
     Ok((bytes, json))
 }
@@ -35,10 +32,7 @@ pub fn read_json(path: &Path) -> Result<(Vec<u8>, Value)> {
 /// Reads `dir/rel`, checking it against `lock` when given.
 pub fn read_schema(dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<SchemaFile> {
     let path = dir.join(rel);
-    let bytes = std::fs::read(&path).map_err(|source| Error::Read {
-        file: path.clone(),
-        source,
-    })?;
+    let bytes = std::fs::read(&path).map_err(|source| Error::Read { file: path.clone(), source })?;
     if let Some(lock) = lock {
         lock.verify(dir, rel, &bytes)?;
     }
@@ -46,7 +40,17 @@ pub fn read_schema(dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<SchemaF
         file: path.clone(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: json_message(&e),
     })?;
     Ok(SchemaFile { path, json })
+}
+
+/// serde_json's message without its trailing " at line L column C" (the
+/// location is reported separately).
+fn json_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
 }

@@ -13,12 +13,8 @@ use crate::error::{Error, Result};
 pub const LOCK_FILE: &str = "acp-schema.lock";
 
 /// The four schema files, relative to the schema directory.
-pub const SCHEMA_FILES: [&str; 4] = [
-    "v1/schema.json",
-    "v1/schema.unstable.json",
-    "v2/schema.json",
-    "v2/schema.unstable.json",
-];
+pub const SCHEMA_FILES: [&str; 4] =
+    ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"];
 
 /// The contents of the lock file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,24 +30,16 @@ pub struct Lock {
 
 /// Hex sha256 of some bytes.
 pub fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Lock {
     /// Reads `dir/acp-schema.lock`.
     pub fn read(dir: &Path) -> Result<Lock> {
         let file = dir.join(LOCK_FILE);
-        let text = std::fs::read_to_string(&file).map_err(|source| Error::Read {
-            file: file.clone(),
-            source,
-        })?;
-        serde_json::from_str(&text).map_err(|e| Error::Lock {
-            file: file.clone(),
-            message: format!("malformed lock file: {e}"),
-        })
+        let text = std::fs::read_to_string(&file).map_err(|source| Error::Read { file: file.clone(), source })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Lock { file: file.clone(), message: format!("malformed lock file: {e}") })
     }
 
     /// The file's text, as written (sorted keys, trailing newline).
@@ -66,19 +54,11 @@ impl Lock {
         let file: PathBuf = dir.join(rel);
         let lock = dir.join(LOCK_FILE);
         let Some(expected) = self.files.get(rel) else {
-            return Err(Error::Lock {
-                file: lock,
-                message: format!("no sha256 recorded for `{rel}`"),
-            });
+            return Err(Error::Lock { file: lock, message: format!("no sha256 recorded for `{rel}`") });
         };
         let actual = sha256(bytes);
         if &actual != expected {
-            return Err(Error::Tampered {
-                file,
-                lock,
-                expected: expected.clone(),
-                actual,
-            });
+            return Err(Error::Tampered { file, lock, expected: expected.clone(), actual });
         }
         Ok(())
     }

@@ -48,11 +48,10 @@ const KNOWN_KEYWORDS: &[&str] = &[
 ];
 
 const RUST_KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
-    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
-    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
+    "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self",
+    "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become",
+    "box", "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 /// Escapes one JSON pointer segment.
@@ -63,16 +62,8 @@ pub fn escape(segment: &str) -> String {
 /// A Rust field name for a wire property name: snake case, keywords as raw identifiers.
 pub fn field_ident(name: &str) -> String {
     let snake = name.to_snake_case();
-    let snake = if snake.is_empty() {
-        "field".to_owned()
-    } else {
-        snake
-    };
-    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("n{snake}")
-    } else {
-        snake
-    };
+    let snake = if snake.is_empty() { "field".to_owned() } else { snake };
+    let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) { format!("n{snake}") } else { snake };
     match snake.as_str() {
         "self" | "Self" | "super" | "crate" => format!("{snake}_"),
         s if RUST_KEYWORDS.contains(&s) => format!("r#{snake}"),
@@ -82,18 +73,11 @@ pub fn field_ident(name: &str) -> String {
 
 /// A Rust type or variant name for a schema name, value or title.
 pub fn type_ident(name: &str) -> String {
-    let already = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_alphanumeric());
-    let camel = if already {
-        name.to_owned()
-    } else {
-        name.to_upper_camel_case()
-    };
-    let camel = if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("V{camel}")
-    } else {
-        camel
-    };
+    let already =
+        name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_alphanumeric());
+    let camel = if already { name.to_owned() } else { name.to_upper_camel_case() };
+    let camel =
+        if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) { format!("V{camel}") } else { camel };
     if camel == "Self" {
         "Self_".to_owned()
     } else {
@@ -103,16 +87,10 @@ pub fn type_ident(name: &str) -> String {
 
 /// Lowers a whole schema file.
 pub fn lower(file: &Path, root: &Value) -> Result<Module> {
-    let mut l = Lowerer {
-        file: file.to_path_buf(),
-        defs: &Map::new(),
-    };
+    let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new() };
     let root = l.object(root, "")?;
     for key in root.keys() {
-        if !matches!(
-            key.as_str(),
-            "$schema" | "$defs" | "title" | "description" | "anyOf"
-        ) {
+        if !matches!(key.as_str(), "$schema" | "$defs" | "title" | "description" | "anyOf") {
             return Err(l.err("", format!("unsupported top-level keyword `{key}`")));
         }
     }
@@ -126,10 +104,7 @@ pub fn lower(file: &Path, root: &Value) -> Result<Module> {
         let pointer = format!("/$defs/{}", escape(name));
         out.push(l.def(name, schema, &pointer)?);
     }
-    let module = Module {
-        source: file.display().to_string(),
-        defs: out,
-    };
+    let module = Module { source: file.display().to_string(), defs: out };
     l.check_names(&module)?;
     Ok(module)
 }
@@ -143,20 +118,11 @@ type Obj = Map<String, Value>;
 
 impl<'a> Lowerer<'a> {
     fn err(&self, pointer: &str, message: impl Into<String>) -> Error {
-        Error::Schema {
-            file: self.file.clone(),
-            pointer: format!("#{pointer}"),
-            message: message.into(),
-        }
+        Error::Schema { file: self.file.clone(), pointer: format!("#{pointer}"), message: message.into() }
     }
 
     fn object<'v>(&self, v: &'v Value, pointer: &str) -> Result<&'v Obj> {
-        v.as_object().ok_or_else(|| {
-            self.err(
-                pointer,
-                format!("expected a schema object, found {}", kind_of(v)),
-            )
-        })
+        v.as_object().ok_or_else(|| self.err(pointer, format!("expected a schema object, found {}", kind_of(v))))
     }
 
     fn check_keywords(&self, s: &Obj, pointer: &str) -> Result<()> {
@@ -175,37 +141,24 @@ impl<'a> Lowerer<'a> {
     }
 
     fn docs(s: &Obj) -> Option<String> {
-        s.get("description")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
+        s.get("description").and_then(Value::as_str).map(str::to_owned)
     }
 
     fn flag(&self, s: &Obj, key: &str, pointer: &str) -> Result<bool> {
         match s.get(key) {
             None => Ok(false),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => Err(self.err(
-                pointer,
-                format!("`{key}` must be a boolean, found {}", kind_of(other)),
-            )),
+            Some(other) => Err(self.err(pointer, format!("`{key}` must be a boolean, found {}", kind_of(other)))),
         }
     }
 
     fn resolve_ref(&self, s: &Obj, pointer: &str) -> Result<String> {
-        let r = s["$ref"]
-            .as_str()
-            .ok_or_else(|| self.err(pointer, "`$ref` must be a string"))?;
+        let r = s["$ref"].as_str().ok_or_else(|| self.err(pointer, "`$ref` must be a string"))?;
         let Some(name) = r.strip_prefix("#/$defs/") else {
-            return Err(self.err(
-                pointer,
-                format!("unsupported `$ref` `{r}`: only `#/$defs/<name>` is understood"),
-            ));
+            return Err(self.err(pointer, format!("unsupported `$ref` `{r}`: only `#/$defs/<name>` is understood")));
         };
         if !self.defs.contains_key(name) {
-            return Err(self.err(
-                pointer,
-                format!("dangling `$ref`: no definition `{name}` in `$defs`"),
-            ));
+            return Err(self.err(pointer, format!("dangling `$ref`: no definition `{name}` in `$defs`")));
         }
         Ok(name.to_owned())
     }
@@ -216,14 +169,10 @@ impl<'a> Lowerer<'a> {
             return Ok(None);
         };
         let arr = all.as_array().filter(|a| a.len() == 1);
-        let Some(only) = arr
-            .and_then(|a| a[0].as_object())
-            .filter(|o| o.contains_key("$ref"))
-        else {
-            return Err(self.err(
-                &format!("{pointer}/allOf"),
-                "unsupported `allOf`: only a single `$ref` is understood",
-            ));
+        let Some(only) = arr.and_then(|a| a[0].as_object()).filter(|o| o.contains_key("$ref")) else {
+            return Err(
+                self.err(&format!("{pointer}/allOf"), "unsupported `allOf`: only a single `$ref` is understood")
+            );
         };
         let p = format!("{pointer}/allOf/0");
         self.check_keywords(only, &p)?;
@@ -233,14 +182,10 @@ impl<'a> Lowerer<'a> {
     fn method(&self, s: &Obj, pointer: &str) -> Result<Option<Method>> {
         match (s.get("x-method"), s.get("x-side")) {
             (None, None) => Ok(None),
-            (Some(Value::String(m)), Some(Value::String(side))) => Ok(Some(Method {
-                name: m.clone(),
-                side: side.clone(),
-            })),
-            _ => Err(self.err(
-                pointer,
-                "`x-method` and `x-side` must both be strings, and come together",
-            )),
+            (Some(Value::String(m)), Some(Value::String(side))) => {
+                Ok(Some(Method { name: m.clone(), side: side.clone() }))
+            }
+            _ => Err(self.err(pointer, "`x-method` and `x-side` must both be strings, and come together")),
         }
     }
 
@@ -261,14 +206,7 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn inline_def(
-        &self,
-        name: String,
-        s: &Obj,
-        pointer: &str,
-        kind: Kind,
-        inline: Vec<Def>,
-    ) -> Def {
+    fn inline_def(&self, name: String, s: &Obj, pointer: &str, kind: Kind, inline: Vec<Def>) -> Def {
         Def {
             rust_name: type_ident(&name),
             name,
@@ -284,9 +222,7 @@ impl<'a> Lowerer<'a> {
     fn kind(&self, name: &str, s: &Obj, pointer: &str, inline: &mut Vec<Def>) -> Result<Kind> {
         let arms_key = ["anyOf", "oneOf"].into_iter().find(|k| s.contains_key(*k));
         if s.contains_key("properties") || s.get("type") == Some(&Value::from("object")) {
-            return self
-                .structure(name, s, pointer, arms_key, inline)
-                .map(Kind::Struct);
+            return self.structure(name, s, pointer, arms_key, inline).map(Kind::Struct);
         }
         if let Some(key) = arms_key {
             let arms = self.arms(s, key, pointer)?;
@@ -297,9 +233,7 @@ impl<'a> Lowerer<'a> {
             return Ok(Kind::Union(u));
         }
         if let Some(values) = s.get("enum") {
-            return self
-                .closed_enum(values, &format!("{pointer}/enum"))
-                .map(Kind::Enum);
+            return self.closed_enum(values, &format!("{pointer}/enum")).map(Kind::Enum);
         }
         if let Some(target) = self.all_of_ref(s, pointer)? {
             return Ok(Kind::Alias(target));
@@ -307,10 +241,7 @@ impl<'a> Lowerer<'a> {
         if s.contains_key("type") || s.contains_key("$ref") {
             let (ty, nullable) = self.ty(s, pointer, name, inline)?;
             if nullable {
-                return Err(self.err(
-                    pointer,
-                    "a nullable definition is only understood as a union with a `null` arm",
-                ));
+                return Err(self.err(pointer, "a nullable definition is only understood as a union with a `null` arm"));
             }
             return Ok(Kind::Newtype(ty));
         }
@@ -318,16 +249,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn arms<'v>(&self, s: &'v Obj, key: &str, pointer: &str) -> Result<Vec<&'v Obj>> {
-        let arr = s[key]
-            .as_array()
-            .ok_or_else(|| self.err(pointer, format!("`{key}` must be an array")))?;
+        let arr = s[key].as_array().ok_or_else(|| self.err(pointer, format!("`{key}` must be an array")))?;
         if arr.is_empty() {
             return Err(self.err(&format!("{pointer}/{key}"), format!("empty `{key}`")));
         }
-        arr.iter()
-            .enumerate()
-            .map(|(i, a)| self.object(a, &format!("{pointer}/{key}/{i}")))
-            .collect()
+        arr.iter().enumerate().map(|(i, a)| self.object(a, &format!("{pointer}/{key}/{i}"))).collect()
     }
 
     // ---- structs -------------------------------------------------------------
@@ -342,10 +268,9 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Struct> {
         if let Some(t) = s.get("type") {
             if t != "object" {
-                return Err(self.err(
-                    pointer,
-                    format!("an object with `properties` must have `type: object`, found {t}"),
-                ));
+                return Err(
+                    self.err(pointer, format!("an object with `properties` must have `type: object`, found {t}"))
+                );
             }
         }
         let required = self.required(s, pointer)?;
@@ -356,20 +281,14 @@ impl<'a> Lowerer<'a> {
         };
         for r in &required {
             if !props.contains_key(r) && arms_key.is_none() {
-                return Err(self.err(
-                    pointer,
-                    format!("`required` names `{r}`, which is not in `properties`"),
-                ));
+                return Err(self.err(pointer, format!("`required` names `{r}`, which is not in `properties`")));
             }
         }
         let keeps_unknown = match s.get("additionalProperties") {
             None | Some(Value::Bool(false)) => false,
             Some(Value::Bool(true)) => true,
             Some(_) => {
-                return Err(self.err(
-                    pointer,
-                    "typed `additionalProperties` beside `properties` is not supported",
-                ))
+                return Err(self.err(pointer, "typed `additionalProperties` beside `properties` is not supported"))
             }
         };
         let mut flatten = None;
@@ -378,18 +297,13 @@ impl<'a> Lowerer<'a> {
             let arms = self.arms(s, key, pointer)?;
             let tag = tag_of(&arms);
             let tag_lenient = match tag.as_deref().and_then(|t| props.get(t)) {
-                Some(p) => self.flag(
-                    self.object(p, pointer)?,
-                    "x-deserialize-default-on-error",
-                    pointer,
-                )?,
+                Some(p) => self.flag(self.object(p, pointer)?, "x-deserialize-default-on-error", pointer)?,
                 None => false,
             };
             let (union_name, rust_field) = match &tag {
                 Some(t) => (format!("{name}{}", type_ident(t)), field_ident(t)),
                 None => {
-                    let suffix =
-                        common_suffix(&arms, |a| self.all_of_ref(a, pointer).ok().flatten());
+                    let suffix = common_suffix(&arms, |a| self.all_of_ref(a, pointer).ok().flatten());
                     let suffix = suffix.unwrap_or_else(|| "Kind".to_owned());
                     (format!("{name}{suffix}"), field_ident(&suffix))
                 }
@@ -403,34 +317,15 @@ impl<'a> Lowerer<'a> {
                 tag.as_ref().map(|t| (t.clone(), tag_lenient)),
                 &mut nested,
             )?;
-            let docs = tag
-                .as_deref()
-                .and_then(|t| props.get(t))
-                .and_then(Value::as_object)
-                .and_then(Self::docs);
-            let mut union_def = self.inline_def(
-                union_name.clone(),
-                &Map::new(),
-                &format!("{pointer}/{key}"),
-                Kind::Union(u),
-                nested,
-            );
+            let docs = tag.as_deref().and_then(|t| props.get(t)).and_then(Value::as_object).and_then(Self::docs);
+            let mut union_def =
+                self.inline_def(union_name.clone(), &Map::new(), &format!("{pointer}/{key}"), Kind::Union(u), nested);
             union_def.docs = Some(match &tag {
-                Some(t) => format!(
-                    "The part of [`{}`] chosen by its `{t}` property.",
-                    type_ident(name)
-                ),
-                None => format!(
-                    "The alternative sets of properties of [`{}`].",
-                    type_ident(name)
-                ),
+                Some(t) => format!("The part of [`{}`] chosen by its `{t}` property.", type_ident(name)),
+                None => format!("The alternative sets of properties of [`{}`].", type_ident(name)),
             });
             inline.push(union_def);
-            flatten = Some(Flatten {
-                rust_name: rust_field,
-                union: union_name,
-                docs,
-            });
+            flatten = Some(Flatten { rust_name: rust_field, union: union_name, docs });
             tag_property = tag;
         }
         let mut fields = Vec::new();
@@ -442,24 +337,13 @@ impl<'a> Lowerer<'a> {
             fields.push(self.field(name, prop, schema, &p, required.contains(prop), inline)?);
         }
         let mut seen = BTreeMap::new();
-        for f in fields
-            .iter()
-            .map(|f| &f.rust_name)
-            .chain(flatten.as_ref().map(|f| &f.rust_name))
-        {
+        for f in fields.iter().map(|f| &f.rust_name).chain(flatten.as_ref().map(|f| &f.rust_name)) {
             if let Some(prev) = seen.insert(f.clone(), ()) {
                 let _ = prev;
-                return Err(self.err(
-                    pointer,
-                    format!("two properties map to the Rust field `{f}`"),
-                ));
+                return Err(self.err(pointer, format!("two properties map to the Rust field `{f}`")));
             }
         }
-        Ok(Struct {
-            fields,
-            flatten,
-            keeps_unknown,
-        })
+        Ok(Struct { fields, flatten, keeps_unknown })
     }
 
     fn required(&self, s: &Obj, pointer: &str) -> Result<BTreeSet<String>> {
@@ -467,11 +351,7 @@ impl<'a> Lowerer<'a> {
             None => Ok(BTreeSet::new()),
             Some(Value::Array(a)) => a
                 .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| self.err(pointer, "`required` must list strings"))
-                })
+                .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| self.err(pointer, "`required` must list strings")))
                 .collect(),
             Some(_) => Err(self.err(pointer, "`required` must be an array")),
         }
@@ -504,22 +384,15 @@ impl<'a> Lowerer<'a> {
         };
         let is_list = matches!(f.ty, Type::Array { .. });
         if f.skip_invalid_items && !is_list {
-            return Err(self.err(
-                pointer,
-                "`x-deserialize-skip-invalid-items` on a property that is not an array",
-            ));
+            return Err(self.err(pointer, "`x-deserialize-skip-invalid-items` on a property that is not an array"));
         }
         if f.default_on_null && f.nullable {
-            return Err(self.err(
-                pointer,
-                "`x-deserialize-default-on-null` on a property that already allows `null`",
-            ));
+            return Err(self.err(pointer, "`x-deserialize-default-on-null` on a property that already allows `null`"));
         }
         if f.required && f.default_on_error && !is_list {
-            return Err(self.err(
-                pointer,
-                "`x-deserialize-default-on-error` on a required property that is not an array",
-            ));
+            return Err(
+                self.err(pointer, "`x-deserialize-default-on-error` on a required property that is not an array")
+            );
         }
         Ok(f)
     }
@@ -527,13 +400,7 @@ impl<'a> Lowerer<'a> {
     // ---- types -----------------------------------------------------------------
 
     /// Lowers a property or item schema to a type and whether `null` is allowed.
-    fn ty(
-        &self,
-        s: &Obj,
-        pointer: &str,
-        inline_name: &str,
-        inline: &mut Vec<Def>,
-    ) -> Result<(Type, bool)> {
+    fn ty(&self, s: &Obj, pointer: &str, inline_name: &str, inline: &mut Vec<Def>) -> Result<(Type, bool)> {
         self.check_keywords(s, pointer)?;
         if s.contains_key("$ref") {
             return Ok((Type::Ref(self.resolve_ref(s, pointer)?), false));
@@ -543,17 +410,12 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(key) = ["anyOf", "oneOf"].into_iter().find(|k| s.contains_key(*k)) {
             let arms = self.arms(s, key, pointer)?;
-            let non_null: Vec<(usize, &Obj)> = arms
-                .iter()
-                .copied()
-                .enumerate()
-                .filter(|(_, a)| a.get("type") != Some(&Value::from("null")))
-                .collect();
+            let non_null: Vec<(usize, &Obj)> =
+                arms.iter().copied().enumerate().filter(|(_, a)| a.get("type") != Some(&Value::from("null"))).collect();
             let nullable = non_null.len() < arms.len();
             if non_null.len() == 1 {
                 let (i, arm) = non_null[0];
-                let (ty, inner_null) =
-                    self.ty(arm, &format!("{pointer}/{key}/{i}"), inline_name, inline)?;
+                let (ty, inner_null) = self.ty(arm, &format!("{pointer}/{key}/{i}"), inline_name, inline)?;
                 return Ok((ty, nullable || inner_null));
             }
             if nullable {
@@ -561,50 +423,27 @@ impl<'a> Lowerer<'a> {
                 let flat: Vec<&Obj> = non_null
                     .iter()
                     .flat_map(|(_, a)| match a.get("anyOf").and_then(Value::as_array) {
-                        Some(inner) if a.len() <= 2 => {
-                            inner.iter().filter_map(Value::as_object).collect()
-                        }
+                        Some(inner) if a.len() <= 2 => inner.iter().filter_map(Value::as_object).collect(),
                         _ => vec![*a],
                     })
                     .collect();
                 let mut nested = Vec::new();
-                let u = self.union(
-                    inline_name,
-                    s,
-                    &flat,
-                    &format!("{pointer}/{key}"),
-                    None,
-                    &mut nested,
-                )?;
-                inline.push(self.inline_def(
-                    inline_name.to_owned(),
-                    s,
-                    pointer,
-                    Kind::Union(u),
-                    nested,
-                ));
+                let u = self.union(inline_name, s, &flat, &format!("{pointer}/{key}"), None, &mut nested)?;
+                inline.push(self.inline_def(inline_name.to_owned(), s, pointer, Kind::Union(u), nested));
                 return Ok((Type::Ref(inline_name.to_owned()), true));
             }
             let mut nested = Vec::new();
             let kind = match self.enumeration(&arms, pointer, key)? {
                 Some(e) => Kind::Enum(e),
-                None => Kind::Union(self.union(
-                    inline_name,
-                    s,
-                    &arms,
-                    &format!("{pointer}/{key}"),
-                    None,
-                    &mut nested,
-                )?),
+                None => {
+                    Kind::Union(self.union(inline_name, s, &arms, &format!("{pointer}/{key}"), None, &mut nested)?)
+                }
             };
             inline.push(self.inline_def(inline_name.to_owned(), s, pointer, kind, nested));
             return Ok((Type::Ref(inline_name.to_owned()), false));
         }
         if s.contains_key("const") || s.contains_key("enum") {
-            return Err(self.err(
-                pointer,
-                "a `const` or `enum` outside an enum or union arm is not supported",
-            ));
+            return Err(self.err(pointer, "a `const` or `enum` outside an enum or union arm is not supported"));
         }
         let (ty, nullable) = match s.get("type") {
             None => (None, false),
@@ -617,89 +456,54 @@ impl<'a> Lowerer<'a> {
                     [one] => (Some(*one), nullable),
                     [] => (Some("null"), false),
                     _ => {
-                        return Err(self.err(
-                            pointer,
-                            format!("unsupported union of types {}", Value::from(ts.clone())),
-                        ))
+                        return Err(self.err(pointer, format!("unsupported union of types {}", Value::from(ts.clone()))))
                     }
                 }
             }
-            Some(other) => {
-                return Err(self.err(
-                    pointer,
-                    format!("`type` must be a string or an array, found {other}"),
-                ))
-            }
+            Some(other) => return Err(self.err(pointer, format!("`type` must be a string or an array, found {other}"))),
         };
         let ty = match ty {
             None => {
                 if s.contains_key("properties") || s.contains_key("items") {
-                    return Err(self.err(
-                        pointer,
-                        "a schema with `properties` or `items` needs a `type`",
-                    ));
+                    return Err(self.err(pointer, "a schema with `properties` or `items` needs a `type`"));
                 }
                 Type::Any
             }
             Some("string") => self.string(s, pointer)?,
             Some("integer") => self.integer(s, pointer)?,
-            Some("number") => Type::Number {
-                min: num(s, "minimum"),
-                max: num(s, "maximum"),
-            },
+            Some("number") => Type::Number { min: num(s, "minimum"), max: num(s, "maximum") },
             Some("boolean") => Type::Boolean,
             Some("null") => Type::Null,
             Some("array") => {
-                let items = s
-                    .get("items")
-                    .ok_or_else(|| self.err(pointer, "an array without `items`"))?;
+                let items = s.get("items").ok_or_else(|| self.err(pointer, "an array without `items`"))?;
                 let ip = format!("{pointer}/items");
                 let item_schema = self.object(items, &ip)?;
-                let (item, item_null) =
-                    self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
+                let (item, item_null) = self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
                 if item_null {
                     return Err(self.err(&ip, "nullable array items are not supported"));
                 }
-                Type::Array {
-                    items: Box::new(item),
-                    min_items: s.get("minItems").and_then(Value::as_u64),
-                }
+                Type::Array { items: Box::new(item), min_items: s.get("minItems").and_then(Value::as_u64) }
             }
             Some("object") => {
                 if s.contains_key("properties") {
                     let mut nested = Vec::new();
                     let st = self.structure(inline_name, s, pointer, None, &mut nested)?;
-                    inline.push(self.inline_def(
-                        inline_name.to_owned(),
-                        s,
-                        pointer,
-                        Kind::Struct(st),
-                        nested,
-                    ));
+                    inline.push(self.inline_def(inline_name.to_owned(), s, pointer, Kind::Struct(st), nested));
                     Type::Ref(inline_name.to_owned())
                 } else {
                     match s.get("additionalProperties") {
                         None | Some(Value::Bool(true)) => Type::Object,
                         Some(Value::Bool(false)) => {
-                            return Err(self.err(
-                                pointer,
-                                "an object that allows no properties is not supported",
-                            ))
+                            return Err(self.err(pointer, "an object that allows no properties is not supported"))
                         }
                         Some(v) => {
                             let ap = format!("{pointer}/additionalProperties");
-                            let (values, vnull) = self.ty(
-                                self.object(v, &ap)?,
-                                &ap,
-                                &format!("{inline_name}Value"),
-                                inline,
-                            )?;
+                            let (values, vnull) =
+                                self.ty(self.object(v, &ap)?, &ap, &format!("{inline_name}Value"), inline)?;
                             if vnull {
                                 return Err(self.err(&ap, "nullable map values are not supported"));
                             }
-                            Type::Map {
-                                values: Box::new(values),
-                            }
+                            Type::Map { values: Box::new(values) }
                         }
                     }
                 }
@@ -713,22 +517,14 @@ impl<'a> Lowerer<'a> {
         match s.get("contentEncoding").map(|v| v.as_str()) {
             None => {}
             Some(Some("base64")) => return Ok(Type::Base64),
-            Some(_) => {
-                return Err(self.err(
-                    pointer,
-                    "unsupported `contentEncoding`: only `base64` is understood",
-                ))
-            }
+            Some(_) => return Err(self.err(pointer, "unsupported `contentEncoding`: only `base64` is understood")),
         }
         let format = match s.get("format") {
             None => None,
             Some(Value::String(f)) => Some(f.clone()),
             Some(_) => return Err(self.err(pointer, "`format` must be a string")),
         };
-        Ok(Type::String {
-            format,
-            min_length: s.get("minLength").and_then(Value::as_u64),
-        })
+        Ok(Type::String { format, min_length: s.get("minLength").and_then(Value::as_u64) })
     }
 
     fn integer(&self, s: &Obj, pointer: &str) -> Result<Type> {
@@ -749,9 +545,7 @@ impl<'a> Lowerer<'a> {
                     .map(i128::from)
                     .or_else(|| v.as_u64().map(i128::from))
                     .map(Some)
-                    .ok_or_else(|| {
-                        self.err(pointer, format!("`{k}` of an integer must be an integer"))
-                    }),
+                    .ok_or_else(|| self.err(pointer, format!("`{k}` of an integer must be an integer"))),
             }
         };
         let (min, max) = (bound("minimum")?, bound("maximum")?);
@@ -759,37 +553,23 @@ impl<'a> Lowerer<'a> {
             || max.is_some_and(|m| m < lo)
             || matches!((min, max), (Some(a), Some(b)) if a > b)
         {
-            return Err(self.err(pointer, "contradictory integer bounds: no value satisfies `minimum`, `maximum` and `format`"));
+            return Err(
+                self.err(pointer, "contradictory integer bounds: no value satisfies `minimum`, `maximum` and `format`")
+            );
         }
-        Ok(Type::Integer {
-            format,
-            min: min.filter(|m| *m > lo),
-            max: max.filter(|m| *m < hi),
-        })
+        Ok(Type::Integer { format, min: min.filter(|m| *m > lo), max: max.filter(|m| *m < hi) })
     }
 
     // ---- enums ---------------------------------------------------------------
 
     fn closed_enum(&self, values: &Value, pointer: &str) -> Result<Enum> {
-        let arr = values
-            .as_array()
-            .ok_or_else(|| self.err(pointer, "`enum` must be an array"))?;
+        let arr = values.as_array().ok_or_else(|| self.err(pointer, "`enum` must be an array"))?;
         let mut variants = Vec::new();
         for v in arr {
-            let s = v
-                .as_str()
-                .ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
-            variants.push(EnumVariant {
-                value: v.clone(),
-                rust_name: type_ident(s),
-                docs: None,
-            });
+            let s = v.as_str().ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
+            variants.push(EnumVariant { value: v.clone(), rust_name: type_ident(s), docs: None });
         }
-        let e = Enum {
-            repr: EnumRepr::String,
-            variants,
-            fallback: None,
-        };
+        let e = Enum { repr: EnumRepr::String, variants, fallback: None };
         self.check_variant_names(e.variants.iter().map(|v| &v.rust_name), pointer)?;
         Ok(e)
     }
@@ -798,17 +578,12 @@ impl<'a> Lowerer<'a> {
     /// arm of the same type) as an enum.
     fn enumeration(&self, arms: &[&Obj], pointer: &str, key: &str) -> Result<Option<Enum>> {
         fn scalar(a: &Obj) -> Option<&str> {
-            a.get("type")
-                .and_then(Value::as_str)
-                .filter(|t| *t == "string" || *t == "integer")
+            a.get("type").and_then(Value::as_str).filter(|t| *t == "string" || *t == "integer")
         }
         let Some(first_ty) = arms.first().and_then(|a| scalar(a)) else {
             return Ok(None);
         };
-        if !arms
-            .iter()
-            .all(|a| scalar(a) == Some(first_ty) && !a.contains_key("properties"))
-        {
+        if !arms.iter().all(|a| scalar(a) == Some(first_ty) && !a.contains_key("properties")) {
             return Ok(None);
         }
         let consts = arms.iter().filter(|a| a.contains_key("const")).count();
@@ -835,50 +610,26 @@ impl<'a> Lowerer<'a> {
                         (EnumRepr::String, Value::String(s)) => type_ident(s),
                         (EnumRepr::Integer(_), Value::Number(_)) => match title {
                             Some(t) => type_ident(t),
-                            None => {
-                                return Err(self
-                                    .err(&p, "an integer enum value needs a `title` to name it"))
-                            }
+                            None => return Err(self.err(&p, "an integer enum value needs a `title` to name it")),
                         },
-                        _ => {
-                            return Err(self
-                                .err(&p, format!("`const` {v} does not match the arm's `type`")))
-                        }
+                        _ => return Err(self.err(&p, format!("`const` {v} does not match the arm's `type`"))),
                     };
                     if variants.iter().any(|x: &EnumVariant| &x.value == v) {
                         return Err(self.err(&p, format!("duplicate enum value {v}")));
                     }
-                    variants.push(EnumVariant {
-                        value: v.clone(),
-                        rust_name,
-                        docs: Self::docs(a),
-                    });
+                    variants.push(EnumVariant { value: v.clone(), rust_name, docs: Self::docs(a) });
                 }
                 None => {
-                    fallback = Some(Fallback {
-                        rust_name: type_ident(title.unwrap_or("other")),
-                        docs: Self::docs(a),
-                    });
+                    fallback = Some(Fallback { rust_name: type_ident(title.unwrap_or("other")), docs: Self::docs(a) });
                 }
             }
         }
-        let names = variants
-            .iter()
-            .map(|v| &v.rust_name)
-            .chain(fallback.as_ref().map(|f| &f.rust_name));
+        let names = variants.iter().map(|v| &v.rust_name).chain(fallback.as_ref().map(|f| &f.rust_name));
         self.check_variant_names(names, pointer)?;
-        Ok(Some(Enum {
-            repr,
-            variants,
-            fallback,
-        }))
+        Ok(Some(Enum { repr, variants, fallback }))
     }
 
-    fn check_variant_names<'n>(
-        &self,
-        names: impl Iterator<Item = &'n String>,
-        pointer: &str,
-    ) -> Result<()> {
+    fn check_variant_names<'n>(&self, names: impl Iterator<Item = &'n String>, pointer: &str) -> Result<()> {
         let mut seen = BTreeSet::new();
         for n in names {
             if !seen.insert(n.clone()) {
@@ -900,23 +651,14 @@ impl<'a> Lowerer<'a> {
         inline: &mut Vec<Def>,
     ) -> Result<Union> {
         let tag = match tag_hint {
-            Some((t, lenient)) => Some(Tag {
-                property: t,
-                lenient,
-            }),
-            None => tag_of(arms).map(|property| Tag {
-                property,
-                lenient: false,
-            }),
+            Some((t, lenient)) => Some(Tag { property: t, lenient }),
+            None => tag_of(arms).map(|property| Tag { property, lenient: false }),
         };
         if let (Some(d), Some(t)) = (parent.get("discriminator"), &tag) {
             if d.get("propertyName").and_then(Value::as_str) != Some(t.property.as_str()) {
                 return Err(self.err(
                     pointer,
-                    format!(
-                        "`discriminator` disagrees with the arms, which discriminate on `{}`",
-                        t.property
-                    ),
+                    format!("`discriminator` disagrees with the arms, which discriminate on `{}`", t.property),
                 ));
             }
         }
@@ -938,30 +680,17 @@ impl<'a> Lowerer<'a> {
         let mut catch_all = None;
         if let Some((arm, p)) = catch_all_arm {
             let Some(tag) = &tag else {
-                return Err(self.err(
-                    &p,
-                    "a `not` guard in a union whose arms have no discriminator",
-                ));
+                return Err(self.err(&p, "a `not` guard in a union whose arms have no discriminator"));
             };
             catch_all = Some(self.catch_all(arm, &p, &tag.property, &known)?);
         }
         known.sort_unstable();
         if let Some(dup) = known.windows(2).find(|w| w[0] == w[1]) {
-            return Err(self.err(
-                pointer,
-                format!("two arms share the discriminator value `{}`", dup[0]),
-            ));
+            return Err(self.err(pointer, format!("two arms share the discriminator value `{}`", dup[0])));
         }
-        let names = variants
-            .iter()
-            .map(|v| &v.rust_name)
-            .chain(catch_all.as_ref().map(|c| &c.rust_name));
+        let names = variants.iter().map(|v| &v.rust_name).chain(catch_all.as_ref().map(|c| &c.rust_name));
         self.check_variant_names(names, pointer)?;
-        Ok(Union {
-            tag,
-            variants,
-            catch_all,
-        })
+        Ok(Union { tag, variants, catch_all })
     }
 
     fn variant(
@@ -979,10 +708,7 @@ impl<'a> Lowerer<'a> {
             Some(p) => self.object(p, &format!("{pointer}/properties"))?,
             None => &empty,
         };
-        let tag_value = tag
-            .and_then(|t| props.get(&t.property))
-            .and_then(|p| p.get("const"))
-            .and_then(Value::as_str);
+        let tag_value = tag.and_then(|t| props.get(&t.property)).and_then(|p| p.get("const")).and_then(Value::as_str);
         let target = self.all_of_ref(arm, pointer)?;
         if let Some(tv) = tag_value {
             let rest: Obj = props
@@ -1007,64 +733,34 @@ impl<'a> Lowerer<'a> {
                     obj.insert("required".into(), Value::Array(req));
                     let mut nested = Vec::new();
                     let st = self.structure(&inline_name, &obj, pointer, None, &mut nested)?;
-                    inline.push(self.inline_def(
-                        inline_name.clone(),
-                        arm,
-                        pointer,
-                        Kind::Struct(st),
-                        nested,
-                    ));
+                    inline.push(self.inline_def(inline_name.clone(), arm, pointer, Kind::Struct(st), nested));
                     Payload::Type(Type::Ref(inline_name))
                 }
                 (Some(_), false) => {
-                    return Err(self.err(
-                        pointer,
-                        "a union arm with both `allOf` and its own properties is not supported",
-                    ))
+                    return Err(
+                        self.err(pointer, "a union arm with both `allOf` and its own properties is not supported")
+                    )
                 }
             };
-            return Ok(Variant {
-                rust_name,
-                docs,
-                tag: Some(tv.to_owned()),
-                payload,
-            });
+            return Ok(Variant { rust_name, docs, tag: Some(tv.to_owned()), payload });
         }
         // An arm without a discriminator value.
         if let Some(t) = tag {
             if let Some(p) = props.get(&t.property) {
                 if p.get("type") == Some(&Value::from("null")) && props.len() == 1 {
                     let rust_name = type_ident(title.unwrap_or("none"));
-                    return Ok(Variant {
-                        rust_name,
-                        docs,
-                        tag: None,
-                        payload: Payload::NoTag,
-                    });
+                    return Ok(Variant { rust_name, docs, tag: None, payload: Payload::NoTag });
                 }
-                return Err(self.err(
-                    pointer,
-                    format!(
-                        "an arm that names the discriminator `{}` without a `const`",
-                        t.property
-                    ),
-                ));
+                return Err(self
+                    .err(pointer, format!("an arm that names the discriminator `{}` without a `const`", t.property)));
             }
         }
         if let Some(target) = target {
             let rust_name = type_ident(title.unwrap_or(&target));
-            return Ok(Variant {
-                rust_name,
-                docs,
-                tag: None,
-                payload: Payload::Type(Type::Ref(target)),
-            });
+            return Ok(Variant { rust_name, docs, tag: None, payload: Payload::Type(Type::Ref(target)) });
         }
         let Some(title) = title else {
-            return Err(self.err(
-                pointer,
-                "an untagged union arm needs a `title` or a `$ref` to name it",
-            ));
+            return Err(self.err(pointer, "an untagged union arm needs a `title` or a `$ref` to name it"));
         };
         let rust_name = type_ident(title);
         let inline_name = format!("{owner}{rust_name}");
@@ -1072,22 +768,12 @@ impl<'a> Lowerer<'a> {
         if nullable {
             return Err(self.err(pointer, "a nullable union arm is not supported"));
         }
-        Ok(Variant {
-            rust_name,
-            docs,
-            tag: None,
-            payload: Payload::Type(ty),
-        })
+        Ok(Variant { rust_name, docs, tag: None, payload: Payload::Type(ty) })
     }
 
     fn catch_all(&self, arm: &Obj, pointer: &str, tag: &str, known: &[&str]) -> Result<CatchAll> {
         let not_ptr = format!("{pointer}/not");
-        let uninterpretable = |why: &str| {
-            self.err(
-                &not_ptr,
-                format!("a `not` the generator cannot interpret: {why}"),
-            )
-        };
+        let uninterpretable = |why: &str| self.err(&not_ptr, format!("a `not` the generator cannot interpret: {why}"));
         let guarded = arm
             .get("not")
             .and_then(|n| n.as_object())
@@ -1102,11 +788,7 @@ impl<'a> Lowerer<'a> {
                 .and_then(|p| p.get(tag))
                 .and_then(|p| p.get("const"))
                 .and_then(Value::as_str)
-                .ok_or_else(|| {
-                    uninterpretable(&format!(
-                        "every guarded arm must fix `{tag}` with a `const`"
-                    ))
-                })?;
+                .ok_or_else(|| uninterpretable(&format!("every guarded arm must fix `{tag}` with a `const`")))?;
             listed.insert(v);
         }
         let known_set: BTreeSet<&str> = known.iter().copied().collect();
@@ -1126,18 +808,9 @@ impl<'a> Lowerer<'a> {
         };
         match props.get(tag).and_then(|p| p.get("type")) {
             Some(Value::String(t)) if t == "string" => {}
-            _ => {
-                return Err(self.err(
-                    pointer,
-                    format!("the catch-all arm must declare `{tag}` as a string"),
-                ))
-            }
+            _ => return Err(self.err(pointer, format!("the catch-all arm must declare `{tag}` as a string"))),
         }
-        let required = self
-            .required(&a, pointer)?
-            .into_iter()
-            .filter(|r| r != tag)
-            .collect();
+        let required = self.required(&a, pointer)?.into_iter().filter(|r| r != tag).collect();
         let mut typed = Vec::new();
         for (k, v) in &props {
             if k == tag {
@@ -1151,12 +824,7 @@ impl<'a> Lowerer<'a> {
             typed.push((k.clone(), ty));
         }
         let title = a.get("title").and_then(Value::as_str).unwrap_or("other");
-        Ok(CatchAll {
-            rust_name: type_ident(title),
-            docs: Self::docs(&a),
-            required,
-            typed,
-        })
+        Ok(CatchAll { rust_name: type_ident(title), docs: Self::docs(&a), required, typed })
     }
 
     // ---- checks --------------------------------------------------------------
@@ -1183,10 +851,7 @@ fn tag_of(arms: &[&Obj]) -> Option<String> {
     arms.iter().find_map(|a| {
         let props = a.get("properties")?.as_object()?;
         let required = a.get("required")?.as_array()?;
-        props
-            .iter()
-            .find(|(k, v)| v.get("const").is_some() && required.iter().any(|r| r == *k))
-            .map(|(k, _)| k.clone())
+        props.iter().find(|(k, v)| v.get("const").is_some() && required.iter().any(|r| r == *k)).map(|(k, _)| k.clone())
     })
 }
 
@@ -1204,10 +869,7 @@ fn common_suffix(arms: &[&Obj], target: impl Fn(&Obj) -> Option<String>) -> Opti
         }
         out
     };
-    let last: Vec<String> = names
-        .iter()
-        .map(|n| words(n).pop().unwrap_or_default())
-        .collect();
+    let last: Vec<String> = names.iter().map(|n| words(n).pop().unwrap_or_default()).collect();
     let first = last.first()?.clone();
     (last.iter().all(|l| *l == first) && names.len() > 1).then_some(first)
 }

@@ -8,10 +8,7 @@ use xtask::codegen::{self, Layout};
 use xtask::pull::{self, Source};
 
 #[derive(Parser)]
-#[command(
-    name = "cargo xtask",
-    about = "Generator and maintainer tools for the ACP Rust bindings"
-)]
+#[command(name = "cargo xtask", about = "Generator and maintainer tools for the ACP Rust bindings")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -64,6 +61,7 @@ fn main() -> ExitCode {
         Command::Codegen { check, schema, out } => {
             let layout = match (schema, out) {
                 (Some(schema_dir), Some(out_dir)) => Layout {
+                    root: std::env::current_dir().unwrap_or_default(),
                     schema_dir,
                     locked: false,
                     out_dir,
@@ -71,9 +69,6 @@ fn main() -> ExitCode {
                 },
                 _ => Layout::repo(&root),
             };
-            if std::env::current_dir().is_err() || layout.locked {
-                let _ = std::env::set_current_dir(&root);
-            }
             let output = match codegen::generate(&layout) {
                 Ok(o) => o,
                 Err(e) => return fail(&e),
@@ -99,18 +94,11 @@ fn main() -> ExitCode {
             println!("wrote {} files", output.files.len());
             ExitCode::SUCCESS
         }
-        Command::Schema {
-            command: SchemaCommand::Pull { version, from },
-        } => {
+        Command::Schema { command: SchemaCommand::Pull { version, from } } => {
             let source = from.map_or(Source::Npm, Source::Local);
             match pull::pull(&root.join("schema"), &version, &source) {
                 Ok(lock) => {
-                    println!(
-                        "vendored {}@{} ({} files)",
-                        lock.package,
-                        lock.version,
-                        lock.files.len()
-                    );
+                    println!("vendored {}@{} ({} files)", lock.package, lock.version, lock.files.len());
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&format!("{e:#}")),

@@ -24,18 +24,13 @@ pub enum Source {
 
 /// Fetches the files and writes them and the lock into `schema_dir`, all or nothing.
 pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
-    if version.is_empty()
-        || !version
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))
-    {
+    if version.is_empty() || !version.chars().all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c)) {
         bail!("--version `{version}` is not an npm version");
     }
     let files = match source {
         Source::Npm => {
             let tmp = std::env::temp_dir().join(format!("acp-schema-pull-{}", std::process::id()));
-            std::fs::create_dir_all(&tmp)
-                .with_context(|| format!("{}: cannot create", tmp.display()))?;
+            std::fs::create_dir_all(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
             let spec = format!("{PACKAGE}@{version}");
             let out = Command::new("npm")
                 .args(["pack", &spec, "--silent", "--pack-destination"])
@@ -43,17 +38,9 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
                 .output()
                 .context("cannot run `npm pack` (is npm installed? `--from <dir or .tgz>` works offline)")?;
             if !out.status.success() {
-                bail!(
-                    "`npm pack {spec}` failed: {}",
-                    String::from_utf8_lossy(&out.stderr).trim()
-                );
+                bail!("`npm pack {spec}` failed: {}", String::from_utf8_lossy(&out.stderr).trim());
             }
-            let name = String::from_utf8_lossy(&out.stdout)
-                .trim()
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_owned();
+            let name = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap_or_default().to_owned();
             let tgz = tmp.join(name);
             let files = from_tgz(&tgz);
             let _ = std::fs::remove_dir_all(&tmp);
@@ -65,49 +52,33 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
     let lock = Lock {
         package: PACKAGE.to_owned(),
         version: version.to_owned(),
-        files: files
-            .iter()
-            .map(|(rel, bytes)| (rel.clone(), sha256(bytes)))
-            .collect(),
+        files: files.iter().map(|(rel, bytes)| (rel.clone(), sha256(bytes))).collect(),
     };
     for (rel, bytes) in &files {
-        serde_json::from_slice::<serde_json::Value>(bytes)
-            .with_context(|| format!("{rel}: not valid JSON"))?;
+        serde_json::from_slice::<serde_json::Value>(bytes).with_context(|| format!("{rel}: not valid JSON"))?;
     }
-    let mut outputs: Vec<(PathBuf, Vec<u8>)> = files
-        .into_iter()
-        .map(|(rel, b)| (schema_dir.join(rel), b))
-        .collect();
+    let mut outputs: Vec<(PathBuf, Vec<u8>)> = files.into_iter().map(|(rel, b)| (schema_dir.join(rel), b)).collect();
     outputs.push((schema_dir.join(LOCK_FILE), lock.render().into_bytes()));
     write_all(&outputs)?;
     Ok(lock)
 }
 
 fn from_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
-    let base = if dir.join("schema").is_dir() {
-        dir.join("schema")
-    } else {
-        dir.to_path_buf()
-    };
+    let base = if dir.join("schema").is_dir() { dir.join("schema") } else { dir.to_path_buf() };
     let mut out = BTreeMap::new();
     for rel in SCHEMA_FILES {
         let path = base.join(rel);
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
         out.insert(rel.to_owned(), bytes);
     }
     Ok(out)
 }
 
 fn from_tgz(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let file = std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
     let mut out = BTreeMap::new();
-    for entry in archive
-        .entries()
-        .with_context(|| format!("{}: not a .tgz", path.display()))?
-    {
+    for entry in archive.entries().with_context(|| format!("{}: not a .tgz", path.display()))? {
         let mut entry = entry.with_context(|| format!("{}: corrupt archive", path.display()))?;
         let name = entry.path()?.to_string_lossy().into_owned();
         if let Some(rel) = name.strip_prefix("package/schema/") {
@@ -130,10 +101,7 @@ fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
     let mut temps = Vec::new();
     for (path, bytes) in files {
         let tmp = path.with_extension("pull-tmp");
-        let res = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&tmp, bytes));
+        let res = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&tmp, bytes));
         if let Err(e) = res {
             for t in &temps {
                 let _ = std::fs::remove_file(t);

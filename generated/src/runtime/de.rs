@@ -56,17 +56,13 @@ where
     F::Inner: DeserializeOwned,
 {
     if value.is_null() {
-        return F::null()
-            .ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a value"));
+        return F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a value"));
     }
     F::Inner::deserialize(value).map(F::wrap)
 }
 
 fn keep_valid<T: DeserializeOwned>(items: Vec<Value>) -> Vec<T> {
-    items
-        .into_iter()
-        .filter_map(|item| T::deserialize(item).ok())
-        .collect()
+    items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect()
 }
 
 /// `x-deserialize-default-on-error`: a value of the wrong shape becomes the default.
@@ -103,9 +99,7 @@ where
     T: DeserializeOwned,
 {
     match Value::deserialize(deserializer)? {
-        Value::Null => {
-            F::null().ok_or_else(|| D::Error::invalid_type(Unexpected::Unit, &"an array"))
-        }
+        Value::Null => F::null().ok_or_else(|| D::Error::invalid_type(Unexpected::Unit, &"an array")),
         Value::Array(items) => Ok(F::wrap(keep_valid(items))),
         other => Err(D::Error::invalid_type(unexpected(&other), &"an array")),
     }
@@ -126,16 +120,10 @@ pub fn any<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, 
 }
 
 fn out_of_range<T: std::fmt::Display>(value: T, min: &str, max: &str) -> serde_json::Error {
-    serde_json::Error::custom(format_args!(
-        "{value} is out of range: expected {min} to {max}"
-    ))
+    serde_json::Error::custom(format_args!("{value} is out of range: expected {min} to {max}"))
 }
 
-fn check_int<T: Copy + Into<i128> + std::fmt::Display>(
-    v: T,
-    min: i128,
-    max: i128,
-) -> Result<T, serde_json::Error> {
+fn check_int<T: Copy + Into<i128> + std::fmt::Display>(v: T, min: i128, max: i128) -> Result<T, serde_json::Error> {
     let wide: i128 = v.into();
     if wide < min || wide > max {
         return Err(out_of_range(v, &min.to_string(), &max.to_string()));
@@ -152,9 +140,7 @@ fn check_float(v: f64, min: u64, max: u64) -> Result<f64, serde_json::Error> {
 }
 
 /// A required integer with `minimum`/`maximum` beyond its format's range.
-pub fn int_in_range<'de, D, T, const MIN: i128, const MAX: i128>(
-    deserializer: D,
-) -> Result<T, D::Error>
+pub fn int_in_range<'de, D, T, const MIN: i128, const MAX: i128>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de> + Copy + Into<i128> + std::fmt::Display,
@@ -175,17 +161,13 @@ where
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"an integer"))
     } else {
-        F::Inner::deserialize(value)
-            .and_then(|v| check_int(v, MIN, MAX))
-            .map(F::wrap)
+        F::Inner::deserialize(value).and_then(|v| check_int(v, MIN, MAX)).map(F::wrap)
     };
     finish::<D, F>(decoded, LENIENT)
 }
 
 /// A required number with bounds, given as `f64::to_bits`.
-pub fn float_in_range<'de, D, const MIN: u64, const MAX: u64>(
-    deserializer: D,
-) -> Result<f64, D::Error>
+pub fn float_in_range<'de, D, const MIN: u64, const MAX: u64>(deserializer: D) -> Result<f64, D::Error>
 where
     D: Deserializer<'de>,
 {
@@ -204,9 +186,7 @@ where
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a number"))
     } else {
-        f64::deserialize(value)
-            .and_then(|v| check_float(v, MIN, MAX))
-            .map(F::wrap)
+        f64::deserialize(value).and_then(|v| check_float(v, MIN, MAX)).map(F::wrap)
     };
     finish::<D, F>(decoded, LENIENT)
 }
@@ -264,10 +244,7 @@ pub fn tag<'a>(object: &'a JsonObject, key: &str) -> Tag<'a> {
 }
 
 /// Buffers a JSON object for a union decoder.
-pub fn object<'de, D: Deserializer<'de>>(
-    deserializer: D,
-    what: &'static str,
-) -> Result<JsonObject, D::Error> {
+pub fn object<'de, D: Deserializer<'de>>(deserializer: D, what: &'static str) -> Result<JsonObject, D::Error> {
     match Value::deserialize(deserializer)? {
         Value::Object(map) => Ok(map),
         other => Err(D::Error::invalid_type(unexpected(&other), &what)),
@@ -280,26 +257,16 @@ pub fn value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Err
 }
 
 /// Decodes the payload of a known union variant.
-pub fn payload<T: DeserializeOwned, E: Error>(
-    object: JsonObject,
-    union: &str,
-    tag: &str,
-) -> Result<T, E> {
+pub fn payload<T: DeserializeOwned, E: Error>(object: JsonObject, union: &str, tag: &str) -> Result<T, E> {
     T::deserialize(Value::Object(object))
         .map_err(|e| E::custom(format_args!("invalid `{tag}` variant of {union}: {e}")))
 }
 
 /// Checks the fields a catch-all arm requires and the types of the ones it names.
-pub fn check_catch_all<E: Error>(
-    object: &JsonObject,
-    union: &str,
-    required: &[&str],
-) -> Result<(), E> {
+pub fn check_catch_all<E: Error>(object: &JsonObject, union: &str, required: &[&str]) -> Result<(), E> {
     for key in required {
         if !object.contains_key(*key) {
-            return Err(E::custom(format_args!(
-                "unknown variant of {union} is missing required field `{key}`"
-            )));
+            return Err(E::custom(format_args!("unknown variant of {union} is missing required field `{key}`")));
         }
     }
     Ok(())
@@ -312,21 +279,15 @@ pub fn check_catch_all_field<T: DeserializeOwned, E: Error>(
     key: &str,
 ) -> Result<(), E> {
     match object.get(key) {
-        Some(v) => T::deserialize(v).map(drop).map_err(|e| {
-            E::custom(format_args!(
-                "invalid field `{key}` in unknown variant of {union}: {e}"
-            ))
-        }),
+        Some(v) => T::deserialize(v)
+            .map(drop)
+            .map_err(|e| E::custom(format_args!("invalid field `{key}` in unknown variant of {union}: {e}"))),
         None => Ok(()),
     }
 }
 
 /// Tries one arm of an untagged union on a buffered value.
-pub fn try_arm<T: DeserializeOwned>(
-    value: &Value,
-    errors: &mut Vec<String>,
-    arm: &str,
-) -> Option<T> {
+pub fn try_arm<T: DeserializeOwned>(value: &Value, errors: &mut Vec<String>, arm: &str) -> Option<T> {
     match T::deserialize(value) {
         Ok(v) => Some(v),
         Err(e) => {
@@ -338,27 +299,16 @@ pub fn try_arm<T: DeserializeOwned>(
 
 /// The error when no arm of an untagged union matched.
 pub fn no_arm<E: Error>(union: &str, errors: &[String]) -> E {
-    E::custom(format_args!(
-        "data did not match any variant of {union} ({})",
-        errors.join("; ")
-    ))
+    E::custom(format_args!("data did not match any variant of {union} ({})", errors.join("; ")))
 }
 
 /// The error for a discriminator that a closed union does not know.
-pub fn unknown_tag<E: Error>(
-    union: &str,
-    key: &str,
-    tag: Tag<'_>,
-    expected: &'static [&'static str],
-) -> E {
+pub fn unknown_tag<E: Error>(union: &str, key: &str, tag: Tag<'_>, expected: &'static [&'static str]) -> E {
     match tag {
-        Tag::Str(t) => E::custom(format_args!(
-            "unknown `{key}` `{t}` for {union}, expected one of {}",
-            expected.join(", ")
-        )),
+        Tag::Str(t) => {
+            E::custom(format_args!("unknown `{key}` `{t}` for {union}, expected one of {}", expected.join(", ")))
+        }
         Tag::Missing => E::custom(format_args!("missing field `{key}` for {union}")),
-        Tag::Null | Tag::Invalid => E::custom(format_args!(
-            "invalid `{key}` for {union}: expected a string"
-        )),
+        Tag::Null | Tag::Invalid => E::custom(format_args!("invalid `{key}` for {union}: expected a string")),
     }
 }

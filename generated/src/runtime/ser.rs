@@ -61,11 +61,7 @@ impl<'a, M: SerializeMap> Serializer for Flat<'a, M> {
     fn serialize_unit_struct(self, _: &'static str) -> Result<(), M::Error> {
         Ok(())
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), M::Error> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), M::Error> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -83,11 +79,7 @@ impl<'a, M: SerializeMap> Serializer for Flat<'a, M> {
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, M::Error> {
         Err(only_objects())
     }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, M::Error> {
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, M::Error> {
         Err(only_objects())
     }
     fn serialize_tuple_variant(
@@ -119,11 +111,7 @@ impl<'a, M: SerializeMap> Serializer for Flat<'a, M> {
 impl<M: SerializeMap> SerializeStruct for Flat<'_, M> {
     type Ok = ();
     type Error = M::Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), M::Error> {
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), M::Error> {
         self.0.serialize_entry(key, value)
     }
     fn end(self) -> Result<(), M::Error> {

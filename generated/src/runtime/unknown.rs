@@ -124,10 +124,7 @@ pub struct ParseEnumError {
 impl ParseEnumError {
     #[doc(hidden)]
     pub fn new(enum_name: &'static str, value: &str) -> Self {
-        ParseEnumError {
-            enum_name,
-            value: value.to_owned(),
-        }
+        ParseEnumError { enum_name, value: value.to_owned() }
     }
 
     /// The value that was not recognised.

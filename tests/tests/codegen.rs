@@ -1,0 +1,172 @@
+//! The generator: fixture snapshots (IR and Rust), the fixture output compiled
+//! and exercised, bad schemas, the lock check, all-or-nothing writes, drift.
+
+use std::path::{Path, PathBuf};
+
+use xtask::codegen::{self, Layout};
+
+// Every fixture's emitted Rust, compiled once in this binary.
+#[rustfmt::skip]
+#[allow(dead_code)]
+#[path = "../generated/mod.rs"]
+mod fixtures;
+
+#[path = "codegen/fixture_behaviour.rs"]
+mod fixture_behaviour;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+#[test]
+fn fixture_ir_and_rust_snapshots() {
+    let root = root();
+    insta::glob!("../../schema/fixtures", "*.json", |path| {
+        let (module, rust) = codegen::fixture(&root, path).expect("fixture generates");
+        insta::assert_yaml_snapshot!("ir", module);
+        insta::assert_snapshot!("rust", rust);
+    });
+}
+
+#[test]
+fn every_fixture_output_is_committed() {
+    let root = root();
+    let fixtures = codegen::fixture_files(&root.join("schema/fixtures")).unwrap();
+    assert!(fixtures.len() >= 7, "expected one fixture per shape, found {}", fixtures.len());
+    for path in fixtures {
+        let (_, rust) = codegen::fixture(&root, &path).unwrap();
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let committed = std::fs::read_to_string(root.join("tests/generated").join(format!("{stem}.rs"))).unwrap();
+        assert_eq!(committed, rust, "tests/generated/{stem}.rs is stale: run `cargo xtask codegen`");
+    }
+}
+
+#[test]
+fn bad_schemas_are_errors_naming_file_and_pointer() {
+    let root = root();
+    let mut seen = 0;
+    insta::glob!("../../schema/fixtures/bad", "*.json", |path| {
+        let err = codegen::fixture(&root, path).expect_err("a bad schema must not generate");
+        let message = err.to_string();
+        let rel = path.strip_prefix(&root).unwrap().display().to_string();
+        assert!(message.starts_with(&rel), "error must name the file: {message}");
+        assert!(!message.contains('\n'), "one-line error: {message}");
+        insta::assert_snapshot!(message);
+        seen += 1;
+    });
+    assert!(seen >= 6);
+}
+
+/// A scratch copy of the vendored schema directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("acp-codegen-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for rel in xtask::lock::SCHEMA_FILES {
+        let to = dir.join("schema").join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root().join("schema").join(rel), to).unwrap();
+    }
+    std::fs::copy(root().join("schema/acp-schema.lock"), dir.join("schema/acp-schema.lock")).unwrap();
+    dir
+}
+
+fn layout(dir: &Path, locked: bool) -> Layout {
+    Layout {
+        root: dir.to_path_buf(),
+        schema_dir: dir.join("schema"),
+        locked,
+        out_dir: dir.join("out"),
+        fixtures: None,
+    }
+}
+
+#[test]
+fn tampered_vendored_file_is_refused_by_name_and_nothing_is_written() {
+    let dir = scratch("tamper");
+    let file = dir.join("schema/v2/schema.json");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text = text.replacen("\"description\"", "\"description\" ", 1);
+    std::fs::write(&file, text).unwrap();
+    let err = codegen::generate(&layout(&dir, true)).expect_err("tampered file must be refused");
+    let message = err.to_string();
+    assert!(message.contains("schema/v2/schema.json"), "{message}");
+    assert!(message.contains("does not match"), "{message}");
+    assert!(!dir.join("out").exists(), "nothing may be written");
+    // The same directory generates when the lock is not checked (--schema/--out).
+    let out = codegen::generate(&layout(&dir, false)).expect("unlocked generation");
+    codegen::write_all(&out).unwrap();
+    assert!(dir.join("out/v1/mod.rs").is_file() && dir.join("out/v2/mod.rs").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_schema_in_a_directory_writes_nothing() {
+    let dir = scratch("bad");
+    std::fs::copy(root().join("schema/fixtures/bad/dangling_ref.json"), dir.join("schema/v2/schema.unstable.json"))
+        .unwrap();
+    let err = codegen::generate(&layout(&dir, false)).expect_err("dangling ref");
+    assert!(err.to_string().contains("schema/v2/schema.unstable.json: #/$defs/Message"), "{err}");
+    assert!(!dir.join("out").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unwritable_output_leaves_no_partial_files() {
+    let dir = scratch("unwritable");
+    let mut out = codegen::generate(&layout(&dir, true)).unwrap();
+    // The second target's directory is a file: its temporary cannot be created.
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("out/v2"), "not a directory").unwrap();
+    out.files.sort();
+    let err = codegen::write_all(&out).expect_err("must fail");
+    assert!(err.to_string().contains("out/v2/mod.rs"), "{err}");
+    let leftovers: Vec<_> = walk(&dir.join("out"));
+    assert_eq!(leftovers, vec![dir.join("out/v2")], "no file of the set may be written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn committed_bindings_are_up_to_date() {
+    let output = codegen::generate(&Layout::repo(&root())).expect("vendored schema generates");
+    let stale = codegen::stale_files(&output);
+    assert!(stale.is_empty(), "generated code is out of date, run `cargo xtask codegen`: {stale:?}");
+    let lines: Vec<String> = output.stats.iter().map(ToString::to_string).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for (line, defs) in lines.iter().zip([178, 252, 197, 262]) {
+        assert!(line.contains(&format!("{defs} defs read")), "{line}");
+    }
+}
+
+#[test]
+fn every_def_becomes_an_item_of_the_same_name() {
+    let root = root();
+    for (version, names) in [("v1", acp_bindings::v1::TYPE_NAMES), ("v2", acp_bindings::v2::TYPE_NAMES)] {
+        let unstable: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(root.join(format!("schema/{version}/schema.unstable.json"))).unwrap())
+                .unwrap();
+        let defs = unstable["$defs"].as_object().unwrap();
+        let mut missing: Vec<&String> = defs.keys().filter(|k| !names.contains(&k.as_str())).collect();
+        missing.sort();
+        assert!(missing.is_empty(), "{version}: defs without an item: {missing:?}");
+        assert_eq!(names.len(), defs.len(), "{version}");
+        let text = std::fs::read_to_string(root.join(format!("generated/src/{version}/mod.rs"))).unwrap();
+        for name in defs.keys() {
+            let declared = [format!("pub struct {name} "), format!("pub struct {name}("), format!("pub enum {name} "), format!("pub type {name} ")];
+            assert!(declared.iter().any(|d| text.contains(d.as_str())), "{version}: no item named {name}");
+        }
+    }
+}

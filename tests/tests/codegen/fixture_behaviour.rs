@@ -1,0 +1,246 @@
+//! Wire behaviour of the Rust emitted for each fixture shape.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::fixtures::*;
+
+/// Decodes `input` and re-encodes it; returns the value and the re-encoding.
+fn decode<T: DeserializeOwned + Serialize>(input: Value) -> (T, Value) {
+    let text = input.to_string();
+    let value: T = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let again = serde_json::to_value(&value).unwrap();
+    (value, again)
+}
+
+/// Asserts that `input` round-trips exactly and returns the decoded value.
+fn exact<T: DeserializeOwned + Serialize>(input: Value) -> T {
+    let (value, again) = decode::<T>(input.clone());
+    assert_eq!(again, input, "re-encoding changed the message");
+    value
+}
+
+fn rejected<T: DeserializeOwned + std::fmt::Debug>(input: Value, needle: &str) {
+    match serde_json::from_str::<T>(&input.to_string()) {
+        Ok(v) => panic!("{input} must be rejected, decoded {v:?}"),
+        Err(e) => assert!(e.to_string().contains(needle), "{input}: error `{e}` lacks `{needle}`"),
+    }
+}
+
+#[test]
+fn open_string_enum() {
+    use open_enums::ToolKind;
+    assert_eq!(exact::<ToolKind>(json!("read")), ToolKind::Read);
+    // `other` is a real value here; the catch-all is titled `unknown`.
+    assert_eq!(exact::<ToolKind>(json!("other")), ToolKind::Other);
+    let ext = exact::<ToolKind>(json!("_acme_lint"));
+    assert!(matches!(&ext, ToolKind::Unknown(v) if v.as_str() == "_acme_lint"));
+    assert!(ext.is_extension() && !ext.is_future() && !ext.is_known());
+    let future = exact::<ToolKind>(json!("compile"));
+    assert!(future.is_future() && !future.is_extension());
+    assert_eq!(future.as_str(), "compile");
+    assert_eq!(future.to_string(), "compile");
+    // A known spelling never yields the fallback, however it is obtained.
+    assert_eq!("switch_mode".parse::<ToolKind>().unwrap(), ToolKind::SwitchMode);
+    assert_eq!(ToolKind::from("read"), ToolKind::Read);
+    assert_eq!(ToolKind::VALUES, &["read", "switch_mode", "other"]);
+    rejected::<ToolKind>(json!(3), "ToolKind");
+}
+
+#[test]
+fn closed_enums() {
+    use open_enums::{Priority, Theme};
+    assert_eq!(exact::<Priority>(json!("high")), Priority::High);
+    rejected::<Priority>(json!("urgent"), "unknown variant `urgent`");
+    assert_eq!("low".parse::<Priority>().unwrap(), Priority::Low);
+    let err = "urgent".parse::<Priority>().unwrap_err();
+    assert_eq!(err.to_string(), "unknown Priority value `urgent`");
+    assert_eq!(exact::<Theme>(json!("dark")), Theme::Dark);
+    rejected::<Theme>(json!("blue"), "unknown variant");
+}
+
+#[test]
+fn open_integer_enum() {
+    use open_enums::ErrorCode;
+    assert_eq!(exact::<ErrorCode>(json!(-32700)), ErrorCode::ParseError);
+    let other = exact::<ErrorCode>(json!(-31999));
+    assert!(matches!(other, ErrorCode::Other(v) if v.get() == -31999));
+    assert_eq!(other.value(), -31999);
+    rejected::<ErrorCode>(json!(4_000_000_000_i64), "out of range");
+}
+
+#[test]
+fn tagged_union_with_catch_all() {
+    use tagged_unions::ContentBlock;
+    let text = exact::<ContentBlock>(json!({"type": "text", "text": "hi"}));
+    assert!(matches!(&text, ContentBlock::Text(t) if t.text == "hi"));
+    assert_eq!(text.tag(), Some("text"));
+    assert_eq!(exact::<ContentBlock>(json!({"type": "separator"})), ContentBlock::Separator);
+    let image = exact::<ContentBlock>(json!({"type": "image", "data": "aGk=", "mimeType": "image/png"}));
+    let ContentBlock::Image(img) = image else { panic!() };
+    assert_eq!(img.data.decode().unwrap(), b"hi");
+    // An unknown tag keeps the tag and the whole payload, nested values included.
+    let unknown = json!({"type": "_acme_widget", "size": 3, "nested": {"a": [1, null]}});
+    let other = exact::<ContentBlock>(unknown.clone());
+    let ContentBlock::Other(v) = &other else { panic!("{other:?}") };
+    assert_eq!(other.tag(), Some("_acme_widget"));
+    assert_eq!(Value::Object(v.object().clone()), unknown);
+    // A known tag with a malformed payload is an error, never the fallback.
+    rejected::<ContentBlock>(json!({"type": "text"}), "missing field `text`");
+    rejected::<ContentBlock>(json!({"type": "text", "text": 5}), "invalid `text` variant of ContentBlock");
+    rejected::<ContentBlock>(json!({"text": "no tag"}), "missing field `type`");
+    rejected::<ContentBlock>(json!("text"), "ContentBlock object");
+}
+
+#[test]
+fn catch_all_that_requires_fields() {
+    use tagged_unions::AuthMethod;
+    let ok = json!({"type": "_vendor_sso", "methodId": "sso", "name": "SSO", "url": "x"});
+    assert!(matches!(exact::<AuthMethod>(ok), AuthMethod::Other(_)));
+    rejected::<AuthMethod>(json!({"type": "_vendor_sso", "name": "SSO"}), "missing required field `methodId`");
+    rejected::<AuthMethod>(json!({"type": "_vendor_sso", "methodId": 7, "name": "SSO"}), "invalid field `methodId`");
+}
+
+#[test]
+fn closed_union_with_untagged_default_arm() {
+    use tagged_unions::{McpServer, Outcome};
+    let stdio = exact::<McpServer>(json!({"name": "fs", "command": "mcp-fs"}));
+    assert!(matches!(stdio, McpServer::Stdio(_)));
+    assert_eq!(stdio.tag(), None);
+    assert!(matches!(exact::<McpServer>(json!({"type": "http", "name": "w", "url": "u"})), McpServer::Http(_)));
+    rejected::<McpServer>(json!({"type": "sse", "name": "w", "url": "u"}), "unknown `type` `sse` for McpServer");
+    assert_eq!(exact::<Outcome>(json!({"outcome": "cancelled"})), Outcome::Cancelled);
+    let selected = exact::<Outcome>(json!({"outcome": "selected", "optionId": "allow"}));
+    assert!(matches!(selected, Outcome::Selected(s) if s.option_id == "allow"));
+    rejected::<Outcome>(json!({"outcome": "selected"}), "missing field `optionId`");
+}
+
+#[test]
+fn flattened_union_with_none_arm() {
+    use flattened_unions::{IdleStateUpdate, IdleStateUpdateStopReason as R};
+    let absent = exact::<IdleStateUpdate>(json!({}));
+    assert_eq!(absent.stop_reason, R::None { explicit_null: false });
+    let null = exact::<IdleStateUpdate>(json!({"stopReason": null}));
+    assert_eq!(null.stop_reason, R::None { explicit_null: true });
+    assert_eq!(exact::<IdleStateUpdate>(json!({"stopReason": "end_turn"})).stop_reason, R::EndTurn);
+    let err = exact::<IdleStateUpdate>(json!({"stopReason": "error", "message": "boom", "_meta": {"k": 1}}));
+    assert!(matches!(&err.stop_reason, R::Error(e) if e.message.value().map(String::as_str) == Some("boom")));
+    let other = exact::<IdleStateUpdate>(json!({"stopReason": "_acme_paused", "detail": [1, 2]}));
+    assert!(matches!(other.stop_reason, R::Other(_)));
+    // A malformed stopReason (default-on-error) is treated as not reported.
+    let (bad, again) = decode::<IdleStateUpdate>(json!({"stopReason": 42}));
+    assert_eq!(bad.stop_reason, R::None { explicit_null: false });
+    assert_eq!(again, json!({}));
+}
+
+#[test]
+fn flattened_union_with_inline_arms_and_untagged_scope() {
+    use flattened_unions::{FormMode, FormModeScope, SetConfigOptionRequest, SetConfigOptionRequestType as T};
+    let b = exact::<SetConfigOptionRequest>(json!({"configId": "fast", "type": "boolean", "value": true}));
+    assert!(matches!(&b.r#type, T::Boolean(v) if v.value));
+    let i = exact::<SetConfigOptionRequest>(json!({"configId": "model", "type": "id", "value": "opus"}));
+    assert!(matches!(&i.r#type, T::Id(v) if v.value == "opus"));
+    rejected::<SetConfigOptionRequest>(json!({"configId": "x", "type": "boolean", "value": "yes"}), "invalid `boolean`");
+    let s = exact::<FormMode>(json!({"message": "m", "sessionId": "s1"}));
+    assert!(matches!(s.scope, FormModeScope::Session(_)));
+    let r = exact::<FormMode>(json!({"message": "m", "requestId": 4}));
+    assert!(matches!(r.scope, FormModeScope::Request(_)));
+    rejected::<FormMode>(json!({"message": "m"}), "did not match any variant of FormModeScope");
+}
+
+#[test]
+fn untagged_unions() {
+    use untagged_unions::{ContentValue as V, EmbeddedResourceResource as E, RequestId};
+    assert_eq!(exact::<RequestId>(json!(null)), RequestId::Null(acp_bindings::runtime::ExplicitNull));
+    assert_eq!(exact::<RequestId>(json!(7)), RequestId::Number(7));
+    assert_eq!(exact::<RequestId>(json!("r-1")), RequestId::Str("r-1".into()));
+    assert!(matches!(exact::<E>(json!({"uri": "file:///a", "text": "x"})), E::TextResourceContents(_)));
+    assert!(matches!(exact::<E>(json!({"uri": "file:///a", "blob": "eA=="})), E::BlobResourceContents(_)));
+    rejected::<E>(json!({"uri": "file:///a"}), "did not match any variant of EmbeddedResourceResource");
+    assert_eq!(exact::<V>(json!("s")), V::String("s".into()));
+    assert_eq!(exact::<V>(json!(3)), V::Integer(3));
+    assert_eq!(exact::<V>(json!(2.5)), V::Number(2.5));
+    assert_eq!(exact::<V>(json!(true)), V::Boolean(true));
+    assert_eq!(exact::<V>(json!(["a"])), V::StringArray(vec!["a".into()]));
+    assert_eq!(exact::<V>(json!({"x": 1})), V::Other(json!({"x": 1})));
+}
+
+#[test]
+fn newtypes_bounds_base64_and_keyword_names() {
+    use scalars_and_names::{Empty, Error, ExtRequest, Limits, Port, ProtocolVersion, SessionId};
+    assert_eq!(exact::<SessionId>(json!("sess_1")).as_str(), "sess_1");
+    assert_eq!(exact::<ProtocolVersion>(json!(65535)).0, 65535);
+    rejected::<ProtocolVersion>(json!(65536), "65536");
+    rejected::<Port>(json!(0), "out of range");
+    let limits = json!({"sessionId": "s", "cols": 80, "data": "AAEC", "line": 3, "priority": 0.5, "offset": -10,
+        "uri": "file:///x", "updatedAt": null});
+    let l = exact::<Limits>(limits);
+    assert_eq!(l.data.decode().unwrap(), vec![0, 1, 2]);
+    assert!(l.updated_at.is_null());
+    rejected::<Limits>(json!({"sessionId": "s", "cols": 0, "data": ""}), "out of range");
+    rejected::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "offset": 11}), "out of range");
+    rejected::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "priority": 1.5}), "out of range");
+    // `line` is default-on-error: an out-of-range value becomes absent.
+    let (l, again) = decode::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "line": 0}));
+    assert!(l.line.is_absent());
+    assert_eq!(again, json!({"sessionId": "s", "cols": 1, "data": ""}));
+    let e = exact::<Error>(json!({"type": "t", "const": null, "enum": ["a"], "override": "o", "anyOf": ["x"],
+        "required": null, "properties": {"a": 1}}));
+    assert_eq!(e.r#type, "t");
+    assert!(e.r#const.is_null());
+    assert_eq!(e.properties.get("a"), Some(&1));
+    assert_eq!(exact::<ExtRequest>(json!([1, {"a": null}])).0, json!([1, {"a": null}]));
+    exact::<Empty>(json!({}));
+    let built = Limits::new("s", 80u16, acp_bindings::runtime::Base64String::encode(b"hi")).line(4u32);
+    assert_eq!(serde_json::to_value(&built).unwrap(), json!({"sessionId": "s", "cols": 80, "data": "aGk=", "line": 4}));
+}
+
+#[test]
+fn x_deserialize_keywords() {
+    use x_keywords::{Kind, Update};
+    let full = json!({"id": "u", "title": null, "kind": "read", "locations": [], "entries": [{"path": "a"}],
+        "strictItems": [], "args": [], "env": ["A=1"], "rawInput": null, "loadSession": false, "_meta": {"a": null}});
+    let u = exact::<Update>(full);
+    assert!(u.title.is_null() && u.raw_input == Some(Value::Null) && u.kind.value() == Some(&Kind::Read));
+    // Absent stays absent: no default is written back.
+    let minimal = exact::<Update>(json!({"id": "u", "entries": [], "env": []}));
+    assert!(minimal.load_session.is_none() && minimal.title.is_absent() && minimal.args.is_none());
+    // default-on-error: wrong shapes become the default; the rest survives.
+    let (_, again) = decode::<Update>(json!({"id": "u", "title": 5, "kind": {"x": 1}, "locations": "bad",
+        "entries": 7, "env": [], "_meta": [1]}));
+    assert_eq!(again, json!({"id": "u", "entries": [], "env": []}));
+    // skip-invalid-items: a bad item is dropped, the rest kept.
+    let (_, again) = decode::<Update>(json!({"id": "u", "entries": [{"path": "a"}, {"nope": 1}, {"path": "b"}],
+        "locations": [{"path": 1}, {"path": "c"}], "strictItems": [{"x": 1}, {"path": "d"}], "env": []}));
+    assert_eq!(again, json!({"id": "u", "entries": [{"path": "a"}, {"path": "b"}], "locations": [{"path": "c"}],
+        "strictItems": [{"path": "d"}], "env": []}));
+    // skip-invalid-items without default-on-error: a non-list is still an error.
+    rejected::<Update>(json!({"id": "u", "entries": [], "env": [], "strictItems": 3}), "invalid type");
+    // default-on-null: optional null is not written back; required null becomes [].
+    let (u, again) = decode::<Update>(json!({"id": "u", "entries": [], "args": null, "env": null}));
+    assert!(u.args.is_none() && u.env.is_empty());
+    assert_eq!(again, json!({"id": "u", "entries": [], "env": []}));
+    // Broken JSON still fails.
+    assert!(serde_json::from_str::<Update>(r#"{"id": "u", "entries": [], "env": [], "title": tru}"#).is_err());
+    rejected::<Update>(json!({"entries": [], "env": []}), "missing field `id`");
+}
+
+#[test]
+fn methods_aliases_and_envelopes() {
+    use methods_and_envelopes::*;
+    assert_eq!(InitializeRequest::METHOD, "initialize");
+    assert_eq!(InitializeProxyRequest::METHOD, "proxy/initialize");
+    assert_eq!(InitializeProxyRequest::SIDE, "proxy");
+    let p = exact::<InitializeProxyRequest>(json!({"protocolVersion": 2}));
+    assert_eq!(p.0.protocol_version, 2);
+    exact::<LogoutRequest>(json!({}));
+    let req = exact::<ClientRequest>(json!({"id": 1, "method": "auth/logout", "params": null}));
+    assert!(req.params.is_null());
+    let req = exact::<ClientRequest>(json!({"id": "a", "method": "initialize", "params": {"protocolVersion": 1}}));
+    assert!(matches!(req.params.value(), Some(ClientRequestParams::InitializeRequest(_))));
+    let err = exact::<ClientResponse>(json!({"id": null, "error": {"code": -32700, "message": "parse", "data": {"x": 1}}}));
+    let ClientResponse::Error(e) = err else { panic!() };
+    assert!(e.id.is_none());
+    assert_eq!(e.error.additional_properties.get("data"), Some(&json!({"x": 1})));
+}
