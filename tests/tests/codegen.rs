@@ -71,13 +71,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn layout(dir: &Path, locked: bool) -> Layout {
-    Layout {
-        root: dir.to_path_buf(),
-        schema_dir: dir.join("schema"),
-        locked,
-        out_dir: dir.join("out"),
-        fixtures: None,
-    }
+    Layout { root: dir.to_path_buf(), schema_dir: dir.join("schema"), locked, out_dir: dir.join("out"), fixtures: None }
 }
 
 #[test]
@@ -155,9 +149,10 @@ fn committed_bindings_are_up_to_date() {
 fn every_def_becomes_an_item_of_the_same_name() {
     let root = root();
     for (version, names) in [("v1", acp_bindings::v1::TYPE_NAMES), ("v2", acp_bindings::v2::TYPE_NAMES)] {
-        let unstable: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(root.join(format!("schema/{version}/schema.unstable.json"))).unwrap())
-                .unwrap();
+        let unstable: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join(format!("schema/{version}/schema.unstable.json"))).unwrap(),
+        )
+        .unwrap();
         let defs = unstable["$defs"].as_object().unwrap();
         let mut missing: Vec<&String> = defs.keys().filter(|k| !names.contains(&k.as_str())).collect();
         missing.sort();
@@ -165,7 +160,12 @@ fn every_def_becomes_an_item_of_the_same_name() {
         assert_eq!(names.len(), defs.len(), "{version}");
         let text = std::fs::read_to_string(root.join(format!("generated/src/{version}/mod.rs"))).unwrap();
         for name in defs.keys() {
-            let declared = [format!("pub struct {name} "), format!("pub struct {name}("), format!("pub enum {name} "), format!("pub type {name} ")];
+            let declared = [
+                format!("pub struct {name} "),
+                format!("pub struct {name}("),
+                format!("pub enum {name} "),
+                format!("pub type {name} "),
+            ];
             assert!(declared.iter().any(|d| text.contains(d.as_str())), "{version}: no item named {name}");
         }
     }

@@ -45,6 +45,9 @@ enum SchemaCommand {
         /// Use an unpacked package directory or a `.tgz` instead of `npm pack`.
         #[arg(long)]
         from: Option<PathBuf>,
+        /// Vendor into this directory instead of the repository's `schema/`.
+        #[arg(long)]
+        schema_dir: Option<PathBuf>,
     },
 }
 
@@ -94,9 +97,10 @@ fn main() -> ExitCode {
             println!("wrote {} files", output.files.len());
             ExitCode::SUCCESS
         }
-        Command::Schema { command: SchemaCommand::Pull { version, from } } => {
+        Command::Schema { command: SchemaCommand::Pull { version, from, schema_dir } } => {
             let source = from.map_or(Source::Npm, Source::Local);
-            match pull::pull(&root.join("schema"), &version, &source) {
+            let dir = schema_dir.unwrap_or_else(|| root.join("schema"));
+            match pull::pull(&dir, &version, &source) {
                 Ok(lock) => {
                     println!("vendored {}@{} ({} files)", lock.package, lock.version, lock.files.len());
                     ExitCode::SUCCESS

@@ -141,7 +141,10 @@ fn flattened_union_with_inline_arms_and_untagged_scope() {
     assert!(matches!(&b.r#type, T::Boolean(v) if v.value));
     let i = exact::<SetConfigOptionRequest>(json!({"configId": "model", "type": "id", "value": "opus"}));
     assert!(matches!(&i.r#type, T::Id(v) if v.value == "opus"));
-    rejected::<SetConfigOptionRequest>(json!({"configId": "x", "type": "boolean", "value": "yes"}), "invalid `boolean`");
+    rejected::<SetConfigOptionRequest>(
+        json!({"configId": "x", "type": "boolean", "value": "yes"}),
+        "invalid `boolean`",
+    );
     let s = exact::<FormMode>(json!({"message": "m", "sessionId": "s1"}));
     assert!(matches!(s.scope, FormModeScope::Session(_)));
     let r = exact::<FormMode>(json!({"message": "m", "requestId": 4}));
@@ -213,8 +216,11 @@ fn x_deserialize_keywords() {
     // skip-invalid-items: a bad item is dropped, the rest kept.
     let (_, again) = decode::<Update>(json!({"id": "u", "entries": [{"path": "a"}, {"nope": 1}, {"path": "b"}],
         "locations": [{"path": 1}, {"path": "c"}], "strictItems": [{"x": 1}, {"path": "d"}], "env": []}));
-    assert_eq!(again, json!({"id": "u", "entries": [{"path": "a"}, {"path": "b"}], "locations": [{"path": "c"}],
-        "strictItems": [{"path": "d"}], "env": []}));
+    assert_eq!(
+        again,
+        json!({"id": "u", "entries": [{"path": "a"}, {"path": "b"}], "locations": [{"path": "c"}],
+        "strictItems": [{"path": "d"}], "env": []})
+    );
     // skip-invalid-items without default-on-error: a non-list is still an error.
     rejected::<Update>(json!({"id": "u", "entries": [], "env": [], "strictItems": 3}), "invalid type");
     // default-on-null: optional null is not written back; required null becomes [].
@@ -239,7 +245,8 @@ fn methods_aliases_and_envelopes() {
     assert!(req.params.is_null());
     let req = exact::<ClientRequest>(json!({"id": "a", "method": "initialize", "params": {"protocolVersion": 1}}));
     assert!(matches!(req.params.value(), Some(ClientRequestParams::InitializeRequest(_))));
-    let err = exact::<ClientResponse>(json!({"id": null, "error": {"code": -32700, "message": "parse", "data": {"x": 1}}}));
+    let err =
+        exact::<ClientResponse>(json!({"id": null, "error": {"code": -32700, "message": "parse", "data": {"x": 1}}}));
     let ClientResponse::Error(e) = err else { panic!() };
     assert!(e.id.is_none());
     assert_eq!(e.error.additional_properties.get("data"), Some(&json!({"x": 1})));

@@ -1,0 +1,137 @@
+//! Direct checks of the generated v1/v2 types for the rules of
+//! `acp-semantics.md` sections 1 to 3.
+
+use acp_bindings::runtime::Nullable;
+use acp_bindings::{v1, v2};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+fn exact<T: DeserializeOwned + Serialize>(input: Value) -> T {
+    let value: T = serde_json::from_str(&input.to_string()).unwrap_or_else(|e| panic!("{input}: {e}"));
+    assert_eq!(serde_json::to_value(&value).unwrap(), input, "re-encoding changed the message");
+    value
+}
+
+fn error_of<T: DeserializeOwned + std::fmt::Debug>(input: Value) -> String {
+    match serde_json::from_str::<T>(&input.to_string()) {
+        Ok(v) => panic!("{input} must be rejected, decoded {v:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn v2_tool_call_update_keeps_null_apart_from_omitted() {
+    let n = exact::<v2::UpdateSessionNotification>(json!({
+        "sessionId": "sess_abc123",
+        "update": {"sessionUpdate": "tool_call_update", "toolCallId": "call_001", "title": null,
+                   "kind": null, "status": "completed", "content": null, "rawOutput": null}
+    }));
+    let v2::SessionUpdate::ToolCallUpdate(u) = n.update else { panic!("{:?}", n.update) };
+    assert!(u.title.is_null() && u.kind.is_null() && u.content.is_null());
+    assert!(u.name.is_absent() && u.locations.is_absent() && u.raw_input.is_none());
+    assert_eq!(u.raw_output, Some(Value::Null));
+    assert_eq!(u.status, Nullable::Value(v2::ToolCallStatus::Completed));
+}
+
+#[test]
+fn v2_open_enums_keep_unknown_values() {
+    let k = exact::<v2::ToolKind>(json!("_acme_deploy"));
+    assert!(k.is_extension() && matches!(&k, v2::ToolKind::Unknown(v) if v.as_str() == "_acme_deploy"));
+    assert_eq!(exact::<v2::ToolKind>(json!("other")), v2::ToolKind::Other);
+    let s = exact::<v2::ToolCallStatus>(json!("queued"));
+    assert!(s.is_future());
+    assert_eq!("in_progress".parse::<v2::ToolCallStatus>().unwrap(), v2::ToolCallStatus::InProgress);
+    let code = exact::<v2::ErrorCode>(json!(-32099));
+    assert_eq!(code.value(), -32099);
+    assert_eq!(exact::<v2::ErrorCode>(json!(-32002)), v2::ErrorCode::ResourceNotFound);
+}
+
+#[test]
+fn v1_enums_and_unions_stay_closed() {
+    assert!(error_of::<v1::ToolKind>(json!("_acme_deploy")).contains("unknown variant"));
+    let e = error_of::<v1::SessionNotification>(json!({"sessionId": "s", "update": {"sessionUpdate": "_vendor_x"}}));
+    assert!(e.contains("unknown `sessionUpdate` `_vendor_x` for SessionUpdate"), "{e}");
+    assert_eq!(exact::<v1::ToolKind>(json!("think")), v1::ToolKind::Think);
+}
+
+#[test]
+fn v2_unknown_session_update_keeps_tag_and_payload() {
+    let input = json!({"sessionId": "s", "update": {"sessionUpdate": "_zed_cursor", "line": 4, "meta": {"a": [1]}}});
+    let n = exact::<v2::UpdateSessionNotification>(input);
+    assert_eq!(n.update.tag(), Some("_zed_cursor"));
+    let v2::SessionUpdate::Other(v) = &n.update else { panic!() };
+    assert_eq!(v.get("line"), Some(&json!(4)));
+    // A known tag with a malformed payload is an error, not the fallback.
+    let e = error_of::<v2::SessionUpdate>(json!({"sessionUpdate": "tool_call_update", "title": "x"}));
+    assert!(e.contains("missing field `toolCallId`"), "{e}");
+}
+
+#[test]
+fn v2_catch_all_arms_enforce_required_fields() {
+    exact::<v2::AuthMethod>(json!({"type": "_sso", "methodId": "m", "name": "SSO"}));
+    assert!(error_of::<v2::AuthMethod>(json!({"type": "_sso", "name": "SSO"})).contains("`methodId`"));
+    exact::<v2::AvailableCommand>(json!({"type": "_macro", "name": "m", "description": "d"}));
+    assert!(error_of::<v2::AvailableCommand>(json!({"type": "_macro", "name": "m"})).contains("`description`"));
+    exact::<v2::PlanUpdateContent>(json!({"type": "_kanban", "planId": "main", "columns": 3}));
+    assert!(error_of::<v2::PlanUpdateContent>(json!({"type": "_kanban"})).contains("`planId`"));
+}
+
+#[test]
+fn v2_idle_state_update_stop_reason() {
+    use v2::IdleStateUpdateStopReason as R;
+    let idle = |extra: Value| {
+        let mut update = json!({"sessionUpdate": "state_update", "state": "idle"});
+        update.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        json!({"sessionId": "s", "update": update})
+    };
+    let reason = |n: v2::UpdateSessionNotification| match n.update {
+        v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(i)) => i.stop_reason,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(reason(exact(idle(json!({})))), R::None { explicit_null: false });
+    assert_eq!(reason(exact(idle(json!({"stopReason": null})))), R::None { explicit_null: true });
+    assert_eq!(reason(exact(idle(json!({"stopReason": "end_turn"})))), R::EndTurn);
+    assert!(matches!(reason(exact(idle(json!({"stopReason": "_paused", "until": 3})))), R::Other(_)));
+}
+
+#[test]
+fn v1_initialize_response_adds_no_defaults() {
+    // The official crate writes `loadSession: false` and friends; we must not.
+    let r = exact::<v1::InitializeResponse>(json!({"protocolVersion": 1}));
+    assert!(r.agent_capabilities.is_none());
+    exact::<v1::InitializeResponse>(json!({"protocolVersion": 1, "agentCapabilities": {"promptCapabilities": {}}}));
+}
+
+#[test]
+fn v2_default_on_error_keeps_the_rest_of_the_message() {
+    let input = json!({"sessionId": "s", "update": {"sessionUpdate": "tool_call_update", "toolCallId": "c",
+        "title": 42, "kind": {"bad": true}, "status": "completed",
+        "content": [{"type": "content", "content": {"type": "text", "text": "ok"}}, {"type": "diff"}]}});
+    let n: v2::UpdateSessionNotification = serde_json::from_str(&input.to_string()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&n).unwrap(),
+        json!({"sessionId": "s", "update": {"sessionUpdate": "tool_call_update", "toolCallId": "c",
+            "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "ok"}}]}})
+    );
+}
+
+#[test]
+fn builders_write_only_what_was_set() {
+    let u = v2::ToolCallUpdate::new("call_1").title("Reading").kind(v2::ToolKind::Read);
+    assert_eq!(serde_json::to_value(&u).unwrap(), json!({"toolCallId": "call_1", "title": "Reading", "kind": "read"}));
+    let mut cleared = u.clone();
+    cleared.title = Nullable::Null;
+    assert_eq!(serde_json::to_value(&cleared).unwrap()["title"], Value::Null);
+    let n = v2::UpdateSessionNotification::new("sess", v2::SessionUpdate::ToolCallUpdate(u));
+    assert_eq!(n.session_id.as_str(), "sess");
+    assert_eq!(v2::PromptRequest::METHOD, "session/prompt");
+    assert_eq!(v1::PromptRequest::METHOD, "session/prompt");
+}
+
+#[test]
+fn request_ids_differ_between_versions() {
+    assert_eq!(exact::<v1::RequestId>(json!(null)), v1::RequestId::Null(acp_bindings::runtime::ExplicitNull));
+    assert_eq!(exact::<v2::RequestId>(json!(12)), v2::RequestId::Number(12));
+    assert!(serde_json::from_str::<v2::RequestId>("null").is_err());
+}

@@ -1,0 +1,133 @@
+//! The `cargo xtask` command line: exit codes, one-line errors, nothing written on failure.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn xtask(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("xtask runs")
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("acp-xtask-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_passes_on_the_committed_tree_and_prints_one_line_per_schema() {
+    let o = xtask(&["codegen", "--check"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("defs read")).collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("schema/v1/schema.json: 178 defs read, "), "{out}");
+    assert!(lines.iter().all(|l| l.contains("items emitted") && l.ends_with(" ms")), "{out}");
+}
+
+#[test]
+fn check_names_stale_files_and_exits_1() {
+    let dir = scratch("stale");
+    let out = dir.join("out");
+    let schema = root().join("schema");
+    let o = xtask(&["codegen", "--check", "--schema", schema.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("stale: ") && stderr(&o).contains("v1/mod.rs"), "{}", stderr(&o));
+    assert!(!out.exists(), "--check writes nothing");
+    // Generating into the folder and checking again succeeds.
+    let o = xtask(&["codegen", "--schema", schema.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = xtask(&["codegen", "--check", "--schema", schema.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_schema_is_one_line_exit_2_nothing_written() {
+    let dir = scratch("bad");
+    let schema = dir.join("schema");
+    for rel in ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"] {
+        std::fs::create_dir_all(schema.join(rel).parent().unwrap()).unwrap();
+        std::fs::copy(root().join("schema").join(rel), schema.join(rel)).unwrap();
+    }
+    std::fs::copy(root().join("schema/fixtures/bad/unsupported_keyword.json"), schema.join("v2/schema.json")).unwrap();
+    let out = dir.join("out");
+    let o = xtask(&["codegen", "--schema", schema.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("v2/schema.json: #/$defs/Headers/properties/values: unsupported keyword `patternProperties`"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing may be written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unwritable_output_is_exit_2() {
+    let dir = scratch("unwritable");
+    let out = dir.join("out");
+    std::fs::write(&out, "a file, not a folder").unwrap();
+    let schema = root().join("schema");
+    let o = xtask(&["codegen", "--schema", schema.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "a file, not a folder");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unknown_option_is_exit_2() {
+    let o = xtask(&["codegen", "--frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--frobnicate"));
+}
+
+#[test]
+fn schema_pull_from_a_directory_vendors_and_locks() {
+    let dir = scratch("pull");
+    let into = dir.join("schema");
+    let from = root().join("schema");
+    let o = xtask(&[
+        "schema",
+        "pull",
+        "--version",
+        "2.4.0",
+        "--from",
+        from.to_str().unwrap(),
+        "--schema-dir",
+        into.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(into.join("acp-schema.lock")).unwrap(),
+        std::fs::read(from.join("acp-schema.lock")).unwrap()
+    );
+    // A source without the schema files is refused and leaves nothing behind.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let into2 = dir.join("schema2");
+    let o = xtask(&[
+        "schema",
+        "pull",
+        "--version",
+        "2.4.0",
+        "--from",
+        empty.to_str().unwrap(),
+        "--schema-dir",
+        into2.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("v1/schema.json"), "{}", stderr(&o));
+    assert!(!into2.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
