@@ -20,3 +20,8 @@ pub mod runtime;
 pub mod v1;
 #[rustfmt::skip]
 pub mod v2;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

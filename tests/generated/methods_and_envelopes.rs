@@ -2,7 +2,7 @@
 // Do not edit: change the generator (`xtask/`) or its inputs (`schema/`) and run `cargo xtask codegen`.
 
 //! Rust emitted for the fixture schema `schema/fixtures/methods_and_envelopes.json`.
-#![allow(clippy::large_enum_variant)]
+#![allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 #![allow(
     rustdoc::broken_intra_doc_links,
     rustdoc::bare_urls,

@@ -156,8 +156,8 @@ fn lower_file(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result
 /// descriptions) once; items that differ twice, each behind its cfg; items
 /// only in the unstable schema behind `unstable`.
 pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
-    let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter());
-    let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter());
+    let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter()).with_schemars();
+    let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter()).with_schemars();
     let mut items = Vec::new();
     let mut registry: Vec<(&Def, Gate)> = Vec::new();
     for d in &stable.defs {
@@ -243,7 +243,8 @@ fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> 
     let doc_lines = doc.lines().map(|l| l.to_owned());
     let tokens = quote! {
         #( #![doc = #doc_lines] )*
-        #![allow(clippy::large_enum_variant)]
+        // Variant and item names follow the schema's titles and tags.
+        #![allow(clippy::large_enum_variant, clippy::enum_variant_names)]
         #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
         #(#items)*
     };

@@ -28,6 +28,7 @@ pub enum Gate {
 pub struct Emitter {
     rt: TokenStream,
     names: BTreeMap<String, String>,
+    schemars: bool,
 }
 
 fn ident(name: &str) -> proc_macro2::Ident {
@@ -64,7 +65,13 @@ impl Emitter {
     pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
         let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        Emitter { rt, names }
+        Emitter { rt, names, schemars: false }
+    }
+
+    /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
+    pub fn with_schemars(mut self) -> Self {
+        self.schemars = true;
+        self
     }
 
     fn rust_name(&self, name: &str) -> proc_macro2::Ident {
@@ -132,6 +139,7 @@ impl Emitter {
             Kind::Any => self.any(def),
         };
         items.extend(self.method_consts(def));
+        items.extend(self.json_schema(def));
         for i in &def.inline {
             items.extend(self.def(i, Gate::Always));
         }
@@ -144,6 +152,38 @@ impl Emitter {
             Err(_) => return items.into_iter().map(|i| quote! { #cfg #i }).collect(),
         };
         file.items.into_iter().map(|i| quote! { #cfg #i }).collect()
+    }
+
+    /// `impl schemars::JsonSchema`: the item's own schema fragment, embedded,
+    /// with each `$ref` replaced by the generator's reference to that type.
+    fn json_schema(&self, def: &Def) -> Option<TokenStream> {
+        if !self.schemars || (matches!(def.kind, Kind::Alias(_)) && def.method.is_none()) {
+            return None;
+        }
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let key = str_lit(&def.rust_name);
+        let json = str_lit(&serde_json::to_string(&def.schema).expect("schema serializes"));
+        let mut refs = std::collections::BTreeSet::new();
+        collect_refs(&def.schema, &mut refs);
+        let refs = refs.into_iter().filter(|r| self.names.contains_key(r)).map(|r| {
+            let (k, t) = (str_lit(&r), self.rust_name(&r));
+            quote!((#k, |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<#t>()))
+        });
+        Some(quote! {
+            #[cfg(feature = "schemars")]
+            impl ::schemars::JsonSchema for #name {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#key)
+                }
+                fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), "::", #key))
+                }
+                fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                    #rt::schema::embedded(generator, #json, &[#(#refs),*])
+                }
+            }
+        })
     }
 
     fn item_docs(&self, def: &Def) -> TokenStream {
@@ -939,5 +979,18 @@ fn int_type(format: IntFormat) -> TokenStream {
         IntFormat::Uint16 => quote!(u16),
         IntFormat::Uint32 => quote!(u32),
         IntFormat::Uint64 => quote!(u64),
+    }
+}
+
+fn collect_refs(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            if let Some(r) = m.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix("#/$defs/")) {
+                out.insert(r.to_owned());
+            }
+            m.values().for_each(|x| collect_refs(x, out));
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_refs(x, out)),
+        _ => {}
     }
 }

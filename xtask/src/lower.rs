@@ -203,6 +203,7 @@ impl<'a> Lowerer<'a> {
             envelope: self.flag(s, "x-docs-ignore", pointer)?,
             kind,
             inline,
+            schema: schema.clone(),
         })
     }
 
@@ -216,6 +217,7 @@ impl<'a> Lowerer<'a> {
             envelope: false,
             kind,
             inline,
+            schema: Value::Object(s.clone()),
         }
     }
 
@@ -318,8 +320,9 @@ impl<'a> Lowerer<'a> {
                 &mut nested,
             )?;
             let docs = tag.as_deref().and_then(|t| props.get(t)).and_then(Value::as_object).and_then(Self::docs);
+            let arms_schema: Obj = [(key.to_owned(), s[key].clone())].into_iter().collect();
             let mut union_def =
-                self.inline_def(union_name.clone(), &Map::new(), &format!("{pointer}/{key}"), Kind::Union(u), nested);
+                self.inline_def(union_name.clone(), &arms_schema, &format!("{pointer}/{key}"), Kind::Union(u), nested);
             union_def.docs = Some(match &tag {
                 Some(t) => format!("The part of [`{}`] chosen by its `{t}` property.", type_ident(name)),
                 None => format!("The alternative sets of properties of [`{}`].", type_ident(name)),
@@ -336,10 +339,9 @@ impl<'a> Lowerer<'a> {
             let p = format!("{pointer}/properties/{}", escape(prop));
             fields.push(self.field(name, prop, schema, &p, required.contains(prop), inline)?);
         }
-        let mut seen = BTreeMap::new();
+        let mut seen = BTreeSet::new();
         for f in fields.iter().map(|f| &f.rust_name).chain(flatten.as_ref().map(|f| &f.rust_name)) {
-            if let Some(prev) = seen.insert(f.clone(), ()) {
-                let _ = prev;
+            if !seen.insert(f.clone()) {
                 return Err(self.err(pointer, format!("two properties map to the Rust field `{f}`")));
             }
         }

@@ -38,6 +38,10 @@ pub struct Def {
     pub envelope: bool,
     /// The shape.
     pub kind: Kind,
+    /// The JSON Schema this item was made from, as in the file (for
+    /// `schemars::JsonSchema`; not part of the IR snapshots).
+    #[serde(skip)]
+    pub schema: Value,
     /// Items made for inline schemas inside this one (union arms with their own
     /// fields, inline unions in properties, flattened unions).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -330,6 +334,7 @@ impl Def {
 fn strip_docs(d: &mut Def) {
     d.docs = None;
     d.pointer.clear();
+    d.schema = Value::Null;
     match &mut d.kind {
         Kind::Struct(s) => {
             for f in &mut s.fields {

@@ -8,6 +8,9 @@ mod base64;
 #[doc(hidden)]
 pub mod de;
 mod nullable;
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+pub mod schema;
 #[doc(hidden)]
 pub mod ser;
 mod unknown;

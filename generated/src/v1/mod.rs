@@ -4,7 +4,7 @@
 //! ACP v1 types, generated from the canonical JSON Schema.
 //!
 //! Items and fields that exist only in the unstable schema need the `unstable` feature.
-#![allow(clippy::large_enum_variant)]
+#![allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 #![allow(
     rustdoc::broken_intra_doc_links,
     rustdoc::bare_urls,
@@ -50,6 +50,88 @@ impl AgentRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "CreateTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "KillTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalRequest>()
+                    },
+                ),
+                (
+                    "ReadTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileRequest>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+                (
+                    "TerminalOutputRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputRequest>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitRequest>()
+                    },
+                ),
+                (
+                    "WriteTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -274,6 +356,84 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "CreateTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "KillTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalRequest>()
+                    },
+                ),
+                (
+                    "ReadTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileRequest>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalRequest>()
+                    },
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+                (
+                    "TerminalOutputRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputRequest>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitRequest>()
+                    },
+                ),
+                (
+                    "WriteTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -314,6 +474,94 @@ impl AgentRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "CreateTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "KillTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalRequest>()
+                    },
+                ),
+                (
+                    "MessageMcpRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpRequest>()
+                    },
+                ),
+                (
+                    "ReadTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileRequest>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+                (
+                    "TerminalOutputRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputRequest>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitRequest>()
+                    },
+                ),
+                (
+                    "WriteTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -554,6 +802,90 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "CreateTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "KillTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalRequest>()
+                    },
+                ),
+                (
+                    "MessageMcpRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpRequest>()
+                    },
+                ),
+                (
+                    "ReadTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileRequest>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalRequest>()
+                    },
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+                (
+                    "TerminalOutputRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputRequest>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitRequest>()
+                    },
+                ),
+                (
+                    "WriteTextFileRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// JSON RPC Request Id
 ///
 /// An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
@@ -615,6 +947,24 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         ::core::result::Result::Err(crate::runtime::de::no_arm("RequestId", &errors))
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"JSON RPC Request Id\\n\\nAn identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \\\\[1\\\\] and Numbers SHOULD NOT contain fractional parts \\\\[2\\\\]\\n\\nThe Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.\\n\\n\\\\[1\\\\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.\\n\\n\\\\[2\\\\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.\",\"anyOf\":[{\"title\":\"Null\",\"description\":\"The JSON-RPC `null` request id.\",\"type\":\"null\"},{\"title\":\"Number\",\"description\":\"A numeric JSON-RPC request id.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string JSON-RPC request id.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
@@ -673,6 +1023,29 @@ impl WriteTextFileRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for WriteTextFileRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("WriteTextFileRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "WriteTextFileRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to write content to a text file.\\n\\nOnly available if the client supports the `fs.writeTextFile` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"path\":{\"description\":\"Absolute path to the file to write.\",\"type\":\"string\"},\"content\":{\"description\":\"The text content to write to the file.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"path\",\"content\"],\"x-side\":\"client\",\"x-method\":\"fs/write_text_file\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// A unique identifier for a conversation session between a client and agent.
 ///
 /// Each session has its own context, conversation history, and state, so one
@@ -725,6 +1098,24 @@ impl ::core::borrow::Borrow<str> for SessionId {
 impl ::core::fmt::Display for SessionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A unique identifier for a conversation session between a client and agent.\\n\\nEach session has its own context, conversation history, and state, so one\\nagent can run several independent sessions.\\n\\nSee protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Request to read content from a text file.
@@ -808,6 +1199,29 @@ impl ReadTextFileRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ReadTextFileRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ReadTextFileRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ReadTextFileRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to read content from a text file.\\n\\nOnly available if the client supports the `fs.readTextFile` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"path\":{\"description\":\"Absolute path to the file to read.\",\"type\":\"string\"},\"line\":{\"description\":\"Line number to start reading from (1-based).\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0},\"limit\":{\"description\":\"Maximum number of lines to read.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"path\"],\"x-side\":\"client\",\"x-method\":\"fs/read_text_file\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request for user permission to execute a tool call.
 ///
 /// Sent when the agent needs authorization before performing a sensitive operation.
@@ -867,6 +1281,41 @@ impl RequestPermissionRequest {
     pub const METHOD: &'static str = "session/request_permission";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request for user permission to execute a tool call.\\n\\nSent when the agent needs authorization before performing a sensitive operation.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"toolCall\":{\"description\":\"Details about the tool call requiring permission.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}]},\"options\":{\"description\":\"Available permission options for the user to choose from.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PermissionOption\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"toolCall\",\"options\"],\"x-side\":\"client\",\"x-method\":\"session/request_permission\"}",
+            &[
+                (
+                    "PermissionOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOption>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "ToolCallUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// An update to an existing tool call.
 ///
@@ -1052,6 +1501,51 @@ impl ToolCallUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An update to an existing tool call.\\n\\nUsed to report progress and results as tools execute. All fields except\\nthe tool call ID are optional - only changed fields need to be included.\\n\\nSee protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"description\":\"The ID of the tool call being updated.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallId\"}]},\"kind\":{\"description\":\"Update the tool kind.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolKind\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"status\":{\"description\":\"Update the execution status.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallStatus\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"title\":{\"description\":\"Update the human-readable title.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"name\":{\"description\":\"Update the programmatic name of the tool being invoked.\\n\\nThis field is optional. Omitting it or sending `null` both mean that\\nthe existing name is left unchanged.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"content\":{\"description\":\"Replace the content collection.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallContent\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"locations\":{\"description\":\"Replace the locations collection.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallLocation\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"rawInput\":{\"description\":\"Update the raw input.\",\"x-deserialize-default-on-error\":true},\"rawOutput\":{\"description\":\"Update the raw output.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"toolCallId\"]}",
+            &[
+                (
+                    "ToolCallContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallContent>()
+                    },
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+                (
+                    "ToolCallLocation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallLocation>()
+                    },
+                ),
+                (
+                    "ToolCallStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallStatus>()
+                    },
+                ),
+                (
+                    "ToolKind",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolKind>(),
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -1099,6 +1593,24 @@ impl ::core::borrow::Borrow<str> for ToolCallId {
 impl ::core::fmt::Display for ToolCallId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a tool call within a session.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Categories of tools that can be invoked.
@@ -1237,6 +1749,24 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         deserializer.deserialize_str(Visitor)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolKind {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolKind")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolKind"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Categories of tools that can be invoked.\\n\\nTool kinds help clients choose appropriate icons and optimize how they\\ndisplay tool execution progress.\\n\\nSee protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)\",\"oneOf\":[{\"description\":\"Reading files or data.\",\"type\":\"string\",\"const\":\"read\"},{\"description\":\"Modifying files or content.\",\"type\":\"string\",\"const\":\"edit\"},{\"description\":\"Removing files or data.\",\"type\":\"string\",\"const\":\"delete\"},{\"description\":\"Moving or renaming files.\",\"type\":\"string\",\"const\":\"move\"},{\"description\":\"Searching for information.\",\"type\":\"string\",\"const\":\"search\"},{\"description\":\"Running commands or code.\",\"type\":\"string\",\"const\":\"execute\"},{\"description\":\"Internal reasoning or planning.\",\"type\":\"string\",\"const\":\"think\"},{\"description\":\"Retrieving external data.\",\"type\":\"string\",\"const\":\"fetch\"},{\"description\":\"Switching the current session mode.\",\"type\":\"string\",\"const\":\"switch_mode\"},{\"description\":\"Other tool types (default).\",\"type\":\"string\",\"const\":\"other\"}]}",
+            &[],
+        )
+    }
+}
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
@@ -1337,6 +1867,24 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Execution status of a tool call.\\n\\nTool calls progress through different statuses during their lifecycle.\\n\\nSee protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)\",\"oneOf\":[{\"description\":\"The tool call hasn't started running yet because the input is either\\nstreaming or we're awaiting approval.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The tool call is currently running.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The tool call completed successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"The tool call failed with an error.\",\"type\":\"string\",\"const\":\"failed\"}]}",
+            &[],
+        )
     }
 }
 /// Content produced by a tool call.
@@ -1455,6 +2003,37 @@ impl ToolCallContent {
             Self::Diff(_) => ::core::option::Option::Some("diff"),
             Self::Terminal(_) => ::core::option::Option::Some("terminal"),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Content produced by a tool call.\\n\\nTool calls can produce different types of content including\\nstandard content blocks (text, images) or file diffs.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)\",\"oneOf\":[{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"content\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Content\"}]},{\"description\":\"File modification shown as a diff.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"diff\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Diff\"}]},{\"description\":\"Embed a terminal created with `terminal/create` by its id.\\n\\nThe terminal must be added before calling `terminal/release`.\\n\\nSee protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Terminal\"}]}],\"discriminator\":{\"propertyName\":\"type\"}}",
+            &[
+                (
+                    "Content",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Content>(),
+                ),
+                (
+                    "Diff",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Diff>(),
+                ),
+                (
+                    "Terminal",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Terminal>(),
+                ),
+            ],
+        )
     }
 }
 /// Content blocks represent displayable information in the Agent Client Protocol.
@@ -1613,6 +2192,55 @@ impl ContentBlock {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ContentBlock {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ContentBlock")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ContentBlock"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Content blocks represent displayable information in the Agent Client Protocol.\\n\\nContent blocks appear in:\\n- User prompts sent via `session/prompt`\\n- Language model output streamed through `session/update` notifications\\n- Progress updates and results from tool calls\\n\\nThis structure is compatible with the Model Context Protocol (MCP), so agents can\\nforward content from MCP tool outputs without transformation.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)\",\"oneOf\":[{\"description\":\"Text content. May be plain text or formatted with Markdown.\\n\\nAll agents MUST support text content blocks in prompts.\\nClients SHOULD render this text as Markdown.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/TextContent\"}]},{\"description\":\"Images for visual context or analysis.\\n\\nRequires the `image` prompt capability when included in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"image\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/ImageContent\"}]},{\"description\":\"Audio data for transcription or analysis.\\n\\nRequires the `audio` prompt capability when included in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"audio\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/AudioContent\"}]},{\"description\":\"References to resources that the agent can access.\\n\\nAll agents MUST support resource links in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource_link\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/ResourceLink\"}]},{\"description\":\"Complete resource contents embedded directly in the message.\\n\\nPreferred for including context as it avoids extra round-trips.\\n\\nRequires the `embeddedContext` prompt capability when included in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/EmbeddedResource\"}]}],\"discriminator\":{\"propertyName\":\"type\"}}",
+            &[
+                (
+                    "AudioContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AudioContent>()
+                    },
+                ),
+                (
+                    "EmbeddedResource",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EmbeddedResource>()
+                    },
+                ),
+                (
+                    "ImageContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ImageContent>()
+                    },
+                ),
+                (
+                    "ResourceLink",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResourceLink>()
+                    },
+                ),
+                (
+                    "TextContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TextContent>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -1698,6 +2326,24 @@ impl Annotations {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Annotations {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Annotations")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Annotations"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Optional annotations for the client. The client can use annotations to inform how objects are used or displayed\",\"type\":\"object\",\"properties\":{\"audience\":{\"description\":\"Intended recipients for this content, such as the user or assistant.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Role\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"lastModified\":{\"description\":\"Timestamp indicating when the underlying resource was last modified.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"priority\":{\"description\":\"Relative importance of this content when clients choose what to surface.\",\"type\":[\"number\",\"null\"],\"format\":\"double\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[("Role", |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Role>())],
+        )
+    }
+}
 /// The sender or recipient of messages and data in a conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -1774,6 +2420,24 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         deserializer.deserialize_str(Visitor)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Role {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Role")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Role"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The sender or recipient of messages and data in a conversation.\",\"oneOf\":[{\"description\":\"The assistant side of a conversation.\",\"type\":\"string\",\"const\":\"assistant\"},{\"description\":\"The user side of a conversation.\",\"type\":\"string\",\"const\":\"user\"}]}",
+            &[],
+        )
+    }
+}
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -1828,6 +2492,31 @@ impl TextContent {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TextContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TextContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TextContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Text provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"text\":{\"description\":\"Text payload carried by this content block.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"text\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// An image provided to or from an LLM.
@@ -1911,6 +2600,31 @@ impl ImageContent {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ImageContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ImageContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ImageContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An image provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"data\":{\"description\":\"Base64-encoded media payload.\",\"type\":\"string\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"type\":\"string\"},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"data\",\"mimeType\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -1972,6 +2686,31 @@ impl AudioContent {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AudioContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AudioContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AudioContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Audio provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"data\":{\"description\":\"Base64-encoded media payload.\",\"type\":\"string\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"data\",\"mimeType\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -2106,6 +2845,31 @@ impl ResourceLink {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResourceLink {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResourceLink")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResourceLink"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A resource that the server is capable of reading, included in a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Optional human-readable details shown with this protocol object.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"name\":{\"description\":\"Human-readable name shown for this protocol object.\",\"type\":\"string\"},\"size\":{\"description\":\"Optional size of the linked resource in bytes, if known.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"x-deserialize-default-on-error\":true},\"title\":{\"description\":\"Optional display title for end-user UI.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"uri\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Resource content that can be embedded in a message.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -2152,6 +2916,37 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("EmbeddedResourceResource", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EmbeddedResourceResource {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EmbeddedResourceResource")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Resource content that can be embedded in a message.\",\"anyOf\":[{\"title\":\"TextResourceContents\",\"description\":\"Text resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/TextResourceContents\"}]},{\"title\":\"BlobResourceContents\",\"description\":\"Binary resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/BlobResourceContents\"}]}]}",
+            &[
+                (
+                    "BlobResourceContents",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BlobResourceContents>()
+                    },
+                ),
+                (
+                    "TextResourceContents",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TextResourceContents>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -2218,6 +3013,24 @@ impl TextResourceContents {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TextResourceContents {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TextResourceContents")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TextResourceContents"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Text-based resource contents.\",\"type\":\"object\",\"properties\":{\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"text\":{\"description\":\"Text payload carried by this content block.\",\"type\":\"string\"},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"text\",\"uri\"]}",
+            &[],
+        )
+    }
+}
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2281,6 +3094,24 @@ impl BlobResourceContents {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BlobResourceContents {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BlobResourceContents")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BlobResourceContents"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Binary resource contents.\",\"type\":\"object\",\"properties\":{\"blob\":{\"description\":\"Base64-encoded bytes for a binary resource payload.\",\"type\":\"string\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"blob\",\"uri\"]}",
+            &[],
+        )
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2337,6 +3168,37 @@ impl EmbeddedResource {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EmbeddedResource {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EmbeddedResource")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EmbeddedResource"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The contents of a resource, embedded into a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"resource\":{\"description\":\"Embedded resource payload, either text or binary data.\",\"allOf\":[{\"$ref\":\"#/$defs/EmbeddedResourceResource\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"resource\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+                (
+                    "EmbeddedResourceResource",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EmbeddedResourceResource>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2373,6 +3235,31 @@ impl Content {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Content {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Content")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Content"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"The actual content block.\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// A diff representing file modifications.
@@ -2442,6 +3329,24 @@ impl Diff {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Diff {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Diff")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Diff"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A diff representing file modifications.\\n\\nShows changes to files in a format suitable for display in the client UI.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)\",\"type\":\"object\",\"properties\":{\"path\":{\"description\":\"The absolute file path being modified.\",\"type\":\"string\"},\"oldText\":{\"description\":\"The original content (omitted or `null` for new files).\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"newText\":{\"description\":\"The new content after modification.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"path\",\"newText\"]}",
+            &[],
+        )
+    }
+}
 /// Typed identifier used for terminal values on the wire.
 #[derive(
     Debug,
@@ -2491,6 +3396,24 @@ impl ::core::fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Typed identifier used for terminal values on the wire.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// Embed a terminal created with `terminal/create` by its id.
 ///
 /// The terminal must be added before calling `terminal/release`.
@@ -2531,6 +3454,29 @@ impl Terminal {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Terminal {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Terminal")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Terminal"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Embed a terminal created with `terminal/create` by its id.\\n\\nThe terminal must be added before calling `terminal/release`.\\n\\nSee protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"description\":\"Identifier of the terminal instance to embed in the content stream.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"terminalId\"]}",
+            &[
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
     }
 }
 /// A file location being accessed or modified by a tool.
@@ -2591,6 +3537,24 @@ impl ToolCallLocation {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallLocation {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallLocation")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallLocation"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A file location being accessed or modified by a tool.\\n\\nEnables clients to implement \\\"follow-along\\\" features that track\\nwhich files the agent is working with in real-time.\\n\\nSee protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)\",\"type\":\"object\",\"properties\":{\"path\":{\"description\":\"The absolute file path being accessed or modified.\",\"type\":\"string\"},\"line\":{\"description\":\"Optional 1-based line number within the file.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"path\"]}",
+            &[],
+        )
+    }
+}
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2641,6 +3605,37 @@ impl PermissionOption {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PermissionOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PermissionOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PermissionOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An option presented to the user when requesting permission.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"description\":\"Unique identifier for this permission option.\",\"allOf\":[{\"$ref\":\"#/$defs/PermissionOptionId\"}]},\"name\":{\"description\":\"Human-readable label to display to the user.\",\"type\":\"string\"},\"kind\":{\"description\":\"Hint about the nature of this permission option.\",\"allOf\":[{\"$ref\":\"#/$defs/PermissionOptionKind\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"optionId\",\"name\",\"kind\"]}",
+            &[
+                (
+                    "PermissionOptionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOptionId>()
+                    },
+                ),
+                (
+                    "PermissionOptionKind",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOptionKind>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -2688,6 +3683,24 @@ impl ::core::borrow::Borrow<str> for PermissionOptionId {
 impl ::core::fmt::Display for PermissionOptionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PermissionOptionId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PermissionOptionId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PermissionOptionId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a permission option.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// The type of permission option being presented to the user.
@@ -2793,6 +3806,24 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PermissionOptionKind {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PermissionOptionKind")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PermissionOptionKind"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The type of permission option being presented to the user.\\n\\nHelps clients choose appropriate icons and UI treatment.\",\"oneOf\":[{\"description\":\"Allow this operation only this time.\",\"type\":\"string\",\"const\":\"allow_once\"},{\"description\":\"Allow this operation and remember the choice.\",\"type\":\"string\",\"const\":\"allow_always\"},{\"description\":\"Reject this operation only this time.\",\"type\":\"string\",\"const\":\"reject_once\"},{\"description\":\"Reject this operation and remember the choice.\",\"type\":\"string\",\"const\":\"reject_always\"}]}",
+            &[],
+        )
     }
 }
 /// Request to create a new terminal and execute a command.
@@ -2918,6 +3949,35 @@ impl CreateTerminalRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateTerminalRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateTerminalRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateTerminalRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to create a new terminal and execute a command.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"command\":{\"description\":\"The command to execute.\",\"type\":\"string\"},\"args\":{\"description\":\"Array of command arguments.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"env\":{\"description\":\"Environment variables for the command.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"x-deserialize-default-on-null\":true},\"cwd\":{\"description\":\"Working directory for the command. Must be an absolute path.\",\"type\":[\"string\",\"null\"]},\"outputByteLimit\":{\"description\":\"Maximum number of output bytes to retain.\\n\\nWhen the limit is exceeded, the Client truncates from the beginning of the output\\nto stay within the limit.\\n\\nThe Client MUST ensure truncation happens at a character boundary to maintain valid\\nstring output, even if this means the retained output is slightly less than the\\nspecified limit.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"command\"],\"x-side\":\"client\",\"x-method\":\"terminal/create\"}",
+            &[
+                (
+                    "EnvVariable",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EnvVariable>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// An environment variable to set when launching an MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2961,6 +4021,24 @@ impl EnvVariable {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EnvVariable {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EnvVariable")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EnvVariable"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An environment variable to set when launching an MCP server.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"The name of the environment variable.\",\"type\":\"string\"},\"value\":{\"description\":\"The value to set for the environment variable.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"value\"]}",
+            &[],
+        )
     }
 }
 /// Request to get the current output and status of a terminal.
@@ -3014,6 +4092,33 @@ impl TerminalOutputRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalOutputRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalOutputRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalOutputRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to get the current output and status of a terminal.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"terminalId\":{\"description\":\"The ID of the terminal to get output from.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-side\":\"client\",\"x-method\":\"terminal/output\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request to release a terminal and free its resources.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -3064,6 +4169,33 @@ impl ReleaseTerminalRequest {
     pub const METHOD: &'static str = "terminal/release";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ReleaseTerminalRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ReleaseTerminalRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ReleaseTerminalRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to release a terminal and free its resources.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"terminalId\":{\"description\":\"The ID of the terminal to release.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-side\":\"client\",\"x-method\":\"terminal/release\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
 }
 /// Request to wait for a terminal command to exit.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -3116,6 +4248,33 @@ impl WaitForTerminalExitRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for WaitForTerminalExitRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("WaitForTerminalExitRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "WaitForTerminalExitRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to wait for a terminal command to exit.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"terminalId\":{\"description\":\"The ID of the terminal to wait for.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-side\":\"client\",\"x-method\":\"terminal/wait_for_exit\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request to kill a terminal without releasing it.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -3166,6 +4325,33 @@ impl KillTerminalRequest {
     pub const METHOD: &'static str = "terminal/kill";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for KillTerminalRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("KillTerminalRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "KillTerminalRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request to kill a terminal without releasing it.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"terminalId\":{\"description\":\"The ID of the terminal to kill.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-side\":\"client\",\"x-method\":\"terminal/kill\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
 }
 /// Request from the agent to elicit structured user input.
 ///
@@ -3223,6 +4409,49 @@ impl CreateElicitationRequest {
     pub const METHOD: &'static str = "elicitation/create";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request from the agent to elicit structured user input.\\n\\nThe agent sends this to the client to request information from the user,\\neither via a form or by directing them to a URL.\\nElicitations are tied to a session (optionally a tool call) or a request.\",\"type\":\"object\",\"properties\":{\"message\":{\"description\":\"A human-readable message describing what input is needed.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"unevaluatedProperties\":true,\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}],\"required\":[\"message\"],\"x-side\":\"client\",\"x-method\":\"elicitation/create\"}",
+            &[
+                (
+                    "ElicitationFormMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationFormMode>()
+                    },
+                ),
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+                (
+                    "ElicitationUrlMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationUrlMode>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -3335,6 +4564,49 @@ impl CreateElicitationRequestMode {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationRequestMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationRequestMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequestMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"unevaluatedProperties\":true,\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}]}",
+            &[
+                (
+                    "ElicitationFormMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationFormMode>()
+                    },
+                ),
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+                (
+                    "ElicitationUrlMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationUrlMode>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
@@ -3376,6 +4648,33 @@ impl ElicitationSessionScope {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationSessionScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationSessionScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationSessionScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session-scoped elicitation, optionally tied to a specific tool call.\\n\\nWhen `toolCallId` is set, the elicitation is tied to a specific tool call.\\nThis is useful when an agent receives an elicitation from an MCP server\\nduring a tool call and needs to redirect it to the user.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session this elicitation is tied to.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"toolCallId\":{\"description\":\"Optional tool call within the session.\\n\\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\\nsession without a specific tool call.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -3391,6 +4690,29 @@ impl ElicitationRequestScope {
         Self {
             request_id: request_id.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationRequestScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationRequestScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationRequestScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"type\":\"object\",\"properties\":{\"requestId\":{\"description\":\"The request this elicitation is tied to.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]}},\"required\":[\"requestId\"]}",
+            &[
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 /// Type-safe elicitation schema for requesting structured user input.
@@ -3537,6 +4859,37 @@ impl ElicitationSchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationSchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationSchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationSchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Type-safe elicitation schema for requesting structured user input.\\n\\nThis represents a JSON Schema object with primitive-typed properties,\\nas required by the elicitation specification.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Type discriminator. Always `\\\"object\\\"`.\",\"x-deserialize-default-on-error\":true,\"default\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSchemaType\"}]},\"title\":{\"description\":\"Optional title for the schema.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"properties\":{\"description\":\"Property definitions (must be primitive types).\",\"type\":\"object\",\"default\":{},\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationPropertySchema\"}},\"required\":{\"description\":\"List of required property names.\\n\\nOptional. Omitted and `null` are equivalent and mean no property names are required.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"description\":{\"description\":\"Optional description of what this schema represents.\\n\\nOptional. Omitted and `null` are equivalent and mean no schema description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "ElicitationPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationPropertySchema>()
+                    },
+                ),
+                (
+                    "ElicitationSchemaType",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSchemaType>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Type discriminator for elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -3610,6 +4963,24 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationSchemaType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationSchemaType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationSchemaType"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Type discriminator for elicitation schemas.\",\"oneOf\":[{\"description\":\"Object schema type.\",\"type\":\"string\",\"const\":\"object\"}]}",
+            &[],
+        )
     }
 }
 /// Property schema for elicitation form fields.
@@ -3793,6 +5164,55 @@ impl ElicitationPropertySchema {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Property schema for elicitation form fields.\\n\\nEach variant corresponds to a JSON Schema `\\\"type\\\"` value.\\nSingle-select enums use `type: \\\"string\\\"` with `enum` or `oneOf` set.\\nMulti-select enums use `type: \\\"array\\\"`.\",\"anyOf\":[{\"description\":\"String property (or single-select enum when `enum`/`oneOf` is set).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/StringPropertySchema\"}]},{\"description\":\"Number (floating-point) property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/NumberPropertySchema\"}]},{\"description\":\"Integer property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/IntegerPropertySchema\"}]},{\"description\":\"Boolean property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BooleanPropertySchema\"}]},{\"description\":\"Multi-select array property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/MultiSelectPropertySchema\"}]},{\"title\":\"other\",\"description\":\"Custom or future elicitation property schema.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this property schema type should preserve\\nthe raw schema when storing, replaying, proxying, or forwarding\\nelicitation requests. They MUST NOT render it as a known input control.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future elicitation property schema type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "BooleanPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BooleanPropertySchema>()
+                    },
+                ),
+                (
+                    "IntegerPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<IntegerPropertySchema>()
+                    },
+                ),
+                (
+                    "MultiSelectPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MultiSelectPropertySchema>()
+                    },
+                ),
+                (
+                    "NumberPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NumberPropertySchema>()
+                    },
+                ),
+                (
+                    "StringPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StringPropertySchema>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -3883,6 +5303,24 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
         deserializer.deserialize_str(Visitor)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StringFormat {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StringFormat")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StringFormat"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"String format types for string properties in elicitation schemas.\",\"oneOf\":[{\"description\":\"Email address format.\",\"type\":\"string\",\"const\":\"email\"},{\"description\":\"URI format.\",\"type\":\"string\",\"const\":\"uri\"},{\"description\":\"Date format (YYYY-MM-DD).\",\"type\":\"string\",\"const\":\"date\"},{\"description\":\"Date-time format (ISO 8601).\",\"type\":\"string\",\"const\":\"date-time\"}]}",
+            &[],
+        )
+    }
+}
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -3948,6 +5386,24 @@ impl EnumOption {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EnumOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EnumOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EnumOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A titled enum option with a const value, human-readable title, and optional description.\",\"type\":\"object\",\"properties\":{\"const\":{\"description\":\"The constant value for this option.\",\"type\":\"string\"},\"title\":{\"description\":\"Human-readable title for this option.\",\"type\":\"string\"},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"const\",\"title\"]}",
+            &[],
+        )
     }
 }
 /// Schema for string properties in an elicitation form.
@@ -4154,6 +5610,35 @@ impl StringPropertySchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StringPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StringPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StringPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for string properties in an elicitation form.\\n\\nWhen `enum` or `oneOf` is set, this represents a single-select enum\\nwith `\\\"type\\\": \\\"string\\\"`.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minLength\":{\"description\":\"Minimum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum length constraint.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0},\"maxLength\":{\"description\":\"Maximum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum length constraint.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0},\"pattern\":{\"description\":\"Pattern the string must match.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no pattern constraint.\",\"type\":[\"string\",\"null\"]},\"format\":{\"description\":\"String format.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no format constraint.\",\"anyOf\":[{\"$ref\":\"#/$defs/StringFormat\"},{\"type\":\"null\"}]},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"enum\":{\"description\":\"Enum values for untitled single-select enums.\\nOptional. Omitted and `null` are equivalent and mean no untitled single-select choices are\\ndeclared by `enum`.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"oneOf\":{\"description\":\"Titled enum options for titled single-select enums.\\nOptional. Omitted and `null` are equivalent and mean no titled single-select choices are\\ndeclared by `oneOf`.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/EnumOption\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "EnumOption",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<EnumOption>(),
+                ),
+                (
+                    "StringFormat",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StringFormat>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4277,6 +5762,24 @@ impl NumberPropertySchema {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NumberPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NumberPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NumberPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for number (floating-point) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minimum\":{\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\",\"type\":[\"number\",\"null\"],\"format\":\"double\"},\"maximum\":{\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\",\"type\":[\"number\",\"null\"],\"format\":\"double\"},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"number\",\"null\"],\"format\":\"double\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Schema for integer properties in an elicitation form.
@@ -4404,6 +5907,24 @@ impl IntegerPropertySchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IntegerPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IntegerPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IntegerPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for integer properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minimum\":{\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"},\"maximum\":{\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Schema for boolean properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4495,6 +6016,24 @@ impl BooleanPropertySchema {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BooleanPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BooleanPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BooleanPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for boolean properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"boolean\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Items for a multi-select (array) property schema.
@@ -4598,6 +6137,37 @@ impl MultiSelectItems {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MultiSelectItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MultiSelectItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MultiSelectItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Items for a multi-select (array) property schema.\",\"anyOf\":[{\"description\":\"Multi-select string items with plain string values.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/StringMultiSelectItems\"}]},{\"title\":\"other\",\"description\":\"Custom or future typed multi-select items.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future multi-select item type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true},{\"title\":\"titled\",\"description\":\"Titled multi-select items with human-readable labels.\\n\\nAs in MCP, titled items omit `type` and are identified by `anyOf`.\",\"allOf\":[{\"$ref\":\"#/$defs/TitledMultiSelectItems\"}]}]}",
+            &[
+                (
+                    "StringMultiSelectItems",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StringMultiSelectItems>()
+                    },
+                ),
+                (
+                    "TitledMultiSelectItems",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TitledMultiSelectItems>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4640,6 +6210,24 @@ impl StringMultiSelectItems {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StringMultiSelectItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StringMultiSelectItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StringMultiSelectItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"String item schema for multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"enum\":{\"description\":\"Allowed enum values.\",\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"enum\"]}",
+            &[],
+        )
+    }
+}
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4678,6 +6266,29 @@ impl TitledMultiSelectItems {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TitledMultiSelectItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TitledMultiSelectItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TitledMultiSelectItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Items definition for titled multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"anyOf\":{\"description\":\"Titled enum options.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnumOption\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"anyOf\"]}",
+            &[
+                (
+                    "EnumOption",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<EnumOption>(),
+                ),
+            ],
+        )
     }
 }
 /// Schema for multi-select (array) properties in an elicitation form.
@@ -4812,6 +6423,31 @@ impl MultiSelectPropertySchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MultiSelectPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MultiSelectPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MultiSelectPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for multi-select (array) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minItems\":{\"description\":\"Minimum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum selection count.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0},\"maxItems\":{\"description\":\"Maximum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum selection count.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0},\"items\":{\"description\":\"The items definition describing allowed values.\",\"allOf\":[{\"$ref\":\"#/$defs/MultiSelectItems\"}]},\"default\":{\"description\":\"Default selected values.\\n\\nOptional. Omitted and `null` are equivalent and mean no default selections are provided.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"items\"]}",
+            &[
+                (
+                    "MultiSelectItems",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MultiSelectItems>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4833,6 +6469,43 @@ impl ElicitationFormMode {
             requested_schema: requested_schema.into(),
             scope: scope.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationFormMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationFormMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationFormMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Form-based elicitation mode where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"requestedSchema\":{\"description\":\"A JSON Schema describing the form fields to present to the user.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSchema\"}]}},\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"required\":[\"requestedSchema\"]}",
+            &[
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSchema>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// The alternative sets of properties of [`ElicitationFormMode`].
@@ -4878,6 +6551,37 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ElicitationFormModeScope", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationFormModeScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationFormModeScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationFormModeScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}",
+            &[
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -4930,6 +6634,24 @@ impl ::core::fmt::Display for ElicitationId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for an elicitation.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4958,6 +6680,43 @@ impl ElicitationUrlMode {
             url: url.into(),
             scope: scope.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationUrlMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationUrlMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"URL-based elicitation mode where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"description\":\"The unique identifier for this elicitation.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationId\"}]},\"url\":{\"description\":\"The URL to direct the user to.\",\"type\":\"string\",\"format\":\"uri\"}},\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"required\":[\"elicitationId\",\"url\"]}",
+            &[
+                (
+                    "ElicitationId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationId>()
+                    },
+                ),
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// The alternative sets of properties of [`ElicitationUrlMode`].
@@ -5006,6 +6765,37 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
         )
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationUrlModeScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationUrlModeScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlModeScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}",
+            &[
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -5019,6 +6809,24 @@ pub struct ExtRequest(pub ::serde_json::Value);
 impl ::core::convert::From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ExtRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ExtRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ExtRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allows for sending an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\"}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -5068,6 +6876,112 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "AuthenticateResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoadSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionResponse>()
+                    },
+                ),
+                (
+                    "LogoutResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionModeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5090,6 +7004,108 @@ impl AgentResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "AuthenticateResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoadSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionResponse>()
+                    },
+                ),
+                (
+                    "LogoutResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionModeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -5277,6 +7293,104 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "AuthenticateResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoadSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionResponse>()
+                    },
+                ),
+                (
+                    "LogoutResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionModeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5299,6 +7413,34 @@ impl AgentResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -5348,6 +7490,166 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "ArchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionResponse>()
+                    },
+                ),
+                (
+                    "AuthStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusResponse>()
+                    },
+                ),
+                (
+                    "AuthenticateResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "DisableProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "ForkSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListProvidersResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoadSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionResponse>()
+                    },
+                ),
+                (
+                    "LogoutResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SessionStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusResponse>()
+                    },
+                ),
+                (
+                    "SetProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionModeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeResponse>()
+                    },
+                ),
+                (
+                    "SetSessionTitleResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleResponse>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5370,6 +7672,162 @@ impl AgentResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "ArchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionResponse>()
+                    },
+                ),
+                (
+                    "AuthStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusResponse>()
+                    },
+                ),
+                (
+                    "AuthenticateResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "DisableProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "ForkSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListProvidersResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoadSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionResponse>()
+                    },
+                ),
+                (
+                    "LogoutResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SessionStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusResponse>()
+                    },
+                ),
+                (
+                    "SetProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionModeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeResponse>()
+                    },
+                ),
+                (
+                    "SetSessionTitleResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleResponse>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -5665,6 +8123,158 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "ArchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionResponse>()
+                    },
+                ),
+                (
+                    "AuthStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusResponse>()
+                    },
+                ),
+                (
+                    "AuthenticateResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "DisableProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "ForkSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListProvidersResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoadSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionResponse>()
+                    },
+                ),
+                (
+                    "LogoutResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SessionStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusResponse>()
+                    },
+                ),
+                (
+                    "SetProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionModeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeResponse>()
+                    },
+                ),
+                (
+                    "SetSessionTitleResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleResponse>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5687,6 +8297,34 @@ impl AgentResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -5803,6 +8441,48 @@ impl InitializeResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `initialize` method.\\n\\nContains the negotiated protocol version and agent capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"description\":\"The protocol version the client specified if supported by the agent,\\nor the latest protocol version supported by the agent.\\n\\nThe client should disconnect, if it doesn't support this version.\",\"allOf\":[{\"$ref\":\"#/$defs/ProtocolVersion\"}]},\"agentCapabilities\":{\"description\":\"Capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{\"loadSession\":false,\"promptCapabilities\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"mcpCapabilities\":{\"http\":false,\"sse\":false},\"sessionCapabilities\":{},\"auth\":{}},\"allOf\":[{\"$ref\":\"#/$defs/AgentCapabilities\"}]},\"authMethods\":{\"description\":\"Authentication methods supported by the agent.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthMethod\"},\"default\":[],\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"agentInfo\":{\"description\":\"Information about the Agent name and version sent to the Client.\\n\\nNote: in future versions of the protocol, this will be required.\",\"anyOf\":[{\"$ref\":\"#/$defs/Implementation\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"protocolVersion\"],\"x-side\":\"agent\",\"x-method\":\"initialize\"}",
+            &[
+                (
+                    "AgentCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentCapabilities>()
+                    },
+                ),
+                (
+                    "AuthMethod",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthMethod>(),
+                ),
+                (
+                    "Implementation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Implementation>()
+                    },
+                ),
+                (
+                    "ProtocolVersion",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProtocolVersion>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// Response to the `initialize` method.
 ///
@@ -5917,6 +8597,48 @@ impl InitializeResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `initialize` method.\\n\\nContains the negotiated protocol version and agent capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"description\":\"The protocol version the client specified if supported by the agent,\\nor the latest protocol version supported by the agent.\\n\\nThe client should disconnect, if it doesn't support this version.\",\"allOf\":[{\"$ref\":\"#/$defs/ProtocolVersion\"}]},\"agentCapabilities\":{\"description\":\"Capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{\"loadSession\":false,\"promptCapabilities\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"mcpCapabilities\":{\"http\":false,\"sse\":false,\"acp\":false},\"sessionCapabilities\":{},\"auth\":{}},\"allOf\":[{\"$ref\":\"#/$defs/AgentCapabilities\"}]},\"authMethods\":{\"description\":\"Authentication methods supported by the agent.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthMethod\"},\"default\":[],\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"agentInfo\":{\"description\":\"Information about the Agent name and version sent to the Client.\\n\\nNote: in future versions of the protocol, this will be required.\",\"anyOf\":[{\"$ref\":\"#/$defs/Implementation\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"protocolVersion\"],\"x-side\":\"agent\",\"x-method\":\"initialize\"}",
+            &[
+                (
+                    "AgentCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentCapabilities>()
+                    },
+                ),
+                (
+                    "AuthMethod",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthMethod>(),
+                ),
+                (
+                    "Implementation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Implementation>()
+                    },
+                ),
+                (
+                    "ProtocolVersion",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProtocolVersion>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Protocol version identifier.
 ///
 /// This version is only bumped for breaking changes.
@@ -5943,6 +8665,24 @@ impl ::core::convert::From<u16> for ProtocolVersion {
 impl ::core::fmt::Display for ProtocolVersion {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         ::core::fmt::Display::fmt(&self.0, f)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProtocolVersion {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProtocolVersion")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProtocolVersion"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Protocol version identifier.\\n\\nThis version is only bumped for breaking changes.\\nNon-breaking changes should be introduced via capabilities.\",\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":0,\"maximum\":65535}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -6081,6 +8821,50 @@ impl AgentCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"loadSession\":{\"description\":\"Whether the agent supports `session/load`.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"promptCapabilities\":{\"description\":\"Prompt capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"allOf\":[{\"$ref\":\"#/$defs/PromptCapabilities\"}]},\"mcpCapabilities\":{\"description\":\"MCP capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{\"http\":false,\"sse\":false},\"allOf\":[{\"$ref\":\"#/$defs/McpCapabilities\"}]},\"sessionCapabilities\":{\"description\":\"Session lifecycle and prompt capabilities advertised by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{},\"allOf\":[{\"$ref\":\"#/$defs/SessionCapabilities\"}]},\"auth\":{\"description\":\"Authentication-related capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{},\"allOf\":[{\"$ref\":\"#/$defs/AgentAuthCapabilities\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AgentAuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentAuthCapabilities>()
+                    },
+                ),
+                (
+                    "McpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpCapabilities>()
+                    },
+                ),
+                (
+                    "PromptCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptCapabilities>()
+                    },
+                ),
+                (
+                    "SessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -6246,6 +9030,56 @@ impl AgentCapabilities {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"loadSession\":{\"description\":\"Whether the agent supports `session/load`.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"promptCapabilities\":{\"description\":\"Prompt capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"allOf\":[{\"$ref\":\"#/$defs/PromptCapabilities\"}]},\"mcpCapabilities\":{\"description\":\"MCP capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{\"http\":false,\"sse\":false,\"acp\":false},\"allOf\":[{\"$ref\":\"#/$defs/McpCapabilities\"}]},\"sessionCapabilities\":{\"description\":\"Session lifecycle and prompt capabilities advertised by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{},\"allOf\":[{\"$ref\":\"#/$defs/SessionCapabilities\"}]},\"auth\":{\"description\":\"Authentication-related capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{},\"allOf\":[{\"$ref\":\"#/$defs/AgentAuthCapabilities\"}]},\"providers\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports provider configuration methods.\",\"anyOf\":[{\"$ref\":\"#/$defs/ProvidersCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AgentAuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentAuthCapabilities>()
+                    },
+                ),
+                (
+                    "McpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpCapabilities>()
+                    },
+                ),
+                (
+                    "PromptCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptCapabilities>()
+                    },
+                ),
+                (
+                    "ProvidersCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProvidersCapabilities>()
+                    },
+                ),
+                (
+                    "SessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
 /// Baseline agent functionality requires support for `text`
@@ -6345,6 +9179,24 @@ impl PromptCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nBaseline agent functionality requires support for `text`\\nand `resource_link` content blocks in prompt requests.\\n\\nOther variants must be explicitly opted in to.\\nCapabilities for different types of content in prompt requests.\\n\\nIndicates which content types beyond the baseline (text and resource links)\\nthe agent can process.\\n\\nSee protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)\",\"type\":\"object\",\"properties\":{\"image\":{\"description\":\"Agent supports `image` content blocks.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"audio\":{\"description\":\"Agent supports `audio` content blocks.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"embeddedContext\":{\"description\":\"Agent supports embedded context in `session/prompt` requests.\\n\\nWhen enabled, the Client is allowed to include `resource` content blocks\\nin prompt requests for pieces of context that are referenced in the message.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// MCP capabilities supported by the agent
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -6413,6 +9265,25 @@ impl McpCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"MCP capabilities supported by the agent\",\"type\":\"object\",\"properties\":{\"http\":{\"description\":\"Agent supports `http` MCP servers.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"sse\":{\"description\":\"Agent supports `sse` MCP servers.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -6504,6 +9375,25 @@ impl McpCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"MCP capabilities supported by the agent\",\"type\":\"object\",\"properties\":{\"http\":{\"description\":\"Agent supports `http` MCP servers.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"sse\":{\"description\":\"Agent supports `sse` MCP servers.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"acp\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAgent supports `acp` MCP servers.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -6660,6 +9550,56 @@ impl SessionCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session capabilities supported by the agent.\\n\\nAs a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.\\n\\nOptionally, they **MAY** support other session methods and notifications by specifying additional capabilities.\\n\\nNote: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"list\":{\"description\":\"Whether the agent supports `session/list`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports listing sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"delete\":{\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents that also support `session/list` may return\\n`SessionInfo.additionalDirectories` to report the complete ordered\\nadditional-root list associated with a listed session.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"resume\":{\"description\":\"Whether the agent supports `session/resume`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports resuming sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionResumeCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"close\":{\"description\":\"Whether the agent supports `session/close`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports closing sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionCloseCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionAdditionalDirectoriesCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionAdditionalDirectoriesCapabilities>()
+                    },
+                ),
+                (
+                    "SessionCloseCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCloseCapabilities>()
+                    },
+                ),
+                (
+                    "SessionDeleteCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionDeleteCapabilities>()
+                    },
+                ),
+                (
+                    "SessionListCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionListCapabilities>()
+                    },
+                ),
+                (
+                    "SessionResumeCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionResumeCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -6947,6 +9887,86 @@ impl SessionCapabilities {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session capabilities supported by the agent.\\n\\nAs a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.\\n\\nOptionally, they **MAY** support other session methods and notifications by specifying additional capabilities.\\n\\nNote: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"list\":{\"description\":\"Whether the agent supports `session/list`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports listing sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"delete\":{\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents that also support `session/list` may return\\n`SessionInfo.additionalDirectories` to report the complete ordered\\nadditional-root list associated with a listed session.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `systemPrompt` on session lifecycle requests.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `systemPrompt` in `append` mode.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"fork\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/fork`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports forking sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionForkCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"archive\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/archive` and `session/unarchive`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"status\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/status`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports checking session status.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionStatusCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"title\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/set_title`.\\n\\nAgents report titles through `session/list` and `session_info_update` without this\\ncapability. It only advertises that Clients can set titles.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports setting session titles.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionTitleCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"resume\":{\"description\":\"Whether the agent supports `session/resume`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports resuming sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionResumeCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"close\":{\"description\":\"Whether the agent supports `session/close`.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports closing sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionCloseCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionAdditionalDirectoriesCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionAdditionalDirectoriesCapabilities>()
+                    },
+                ),
+                (
+                    "SessionArchiveCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionArchiveCapabilities>()
+                    },
+                ),
+                (
+                    "SessionCloseCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCloseCapabilities>()
+                    },
+                ),
+                (
+                    "SessionDeleteCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionDeleteCapabilities>()
+                    },
+                ),
+                (
+                    "SessionForkCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionForkCapabilities>()
+                    },
+                ),
+                (
+                    "SessionListCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionListCapabilities>()
+                    },
+                ),
+                (
+                    "SessionResumeCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionResumeCapabilities>()
+                    },
+                ),
+                (
+                    "SessionStatusCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusCapabilities>()
+                    },
+                ),
+                (
+                    "SessionSystemPromptCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionSystemPromptCapabilities>()
+                    },
+                ),
+                (
+                    "SessionTitleCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionTitleCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capabilities for the `session/list` method.
 ///
 /// Supplying `{}` means the agent supports listing sessions.
@@ -6983,6 +10003,24 @@ impl SessionListCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionListCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionListCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionListCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for the `session/list` method.\\n\\nSupplying `{}` means the agent supports listing sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
@@ -7017,6 +10055,24 @@ impl SessionDeleteCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionDeleteCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionDeleteCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionDeleteCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for the `session/delete` method.\\n\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Capabilities for additional session directories support.
@@ -7058,6 +10114,26 @@ impl SessionAdditionalDirectoriesCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionAdditionalDirectoriesCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionAdditionalDirectoriesCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for additional session directories support.\\n\\nSupplying `{}` means the agent supports the `additionalDirectories` field on\\nsupported session lifecycle requests. Agents that also support\\n`session/list` may return `SessionInfo.additionalDirectories` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Capabilities for the `session/resume` method.
 ///
 /// Supplying `{}` means the agent supports resuming sessions.
@@ -7094,6 +10170,24 @@ impl SessionResumeCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionResumeCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionResumeCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionResumeCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for the `session/resume` method.\\n\\nSupplying `{}` means the agent supports resuming sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Capabilities for the `session/close` method.
 ///
 /// Supplying `{}` means the agent supports closing sessions.
@@ -7128,6 +10222,24 @@ impl SessionCloseCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCloseCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCloseCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCloseCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for the `session/close` method.\\n\\nSupplying `{}` means the agent supports closing sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -7185,6 +10297,32 @@ impl AgentAuthCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentAuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Authentication-related capabilities supported by the agent.\",\"type\":\"object\",\"properties\":{\"logout\":{\"description\":\"Whether the agent supports the logout method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the logout method.\",\"anyOf\":[{\"$ref\":\"#/$defs/LogoutCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "LogoutCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -7269,6 +10407,38 @@ impl AgentAuthCapabilities {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentAuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Authentication-related capabilities supported by the agent.\",\"type\":\"object\",\"properties\":{\"status\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports the `auth/status` method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"anyOf\":[{\"$ref\":\"#/$defs/AuthStatusCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"logout\":{\"description\":\"Whether the agent supports the logout method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the logout method.\",\"anyOf\":[{\"$ref\":\"#/$defs/LogoutCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AuthStatusCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusCapabilities>()
+                    },
+                ),
+                (
+                    "LogoutCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Logout capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the logout method.
@@ -7303,6 +10473,24 @@ impl LogoutCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LogoutCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LogoutCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LogoutCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Logout capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the logout method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Describes an available authentication method.
@@ -7386,6 +10574,37 @@ impl AuthMethod {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethod {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethod")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethod"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Describes an available authentication method.\\n\\nThe `type` field acts as the discriminator in the serialized JSON form.\\nWhen no `type` is present, the method is treated as `agent`.\",\"anyOf\":[{\"description\":\"Client runs the configured agent program as a separate interactive\\nprocess, without passing this method to `authenticate`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodTerminal\"}]},{\"title\":\"agent\",\"description\":\"Agent handles authentication itself through `authenticate`.\\n\\nThis is the default when no `type` is specified.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodAgent\"}]}]}",
+            &[
+                (
+                    "AuthMethodAgent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodAgent>()
+                    },
+                ),
+                (
+                    "AuthMethodTerminal",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodTerminal>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -7433,6 +10652,24 @@ impl ::core::borrow::Borrow<str> for AuthMethodId {
 impl ::core::fmt::Display for AuthMethodId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethodId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethodId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethodId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Typed identifier used for auth method values on the wire.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Terminal-based authentication method.
@@ -7543,6 +10780,31 @@ impl AuthMethodTerminal {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethodTerminal {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethodTerminal")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethodTerminal"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Terminal-based authentication method.\\n\\nThe client runs the configured agent program as a separate interactive\\nprocess for the user to authenticate via a TUI. Agents MUST advertise this\\nmethod only when the client enabled its terminal authentication capability.\\nA zero exit status signals success. Any other termination signals failure.\\nThe client MUST NOT pass this method to `authenticate`.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"Unique identifier for this authentication method.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"name\":{\"description\":\"Human-readable name of the authentication method.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional human-readable description of this authentication method.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"args\":{\"description\":\"Additional arguments to append to the configured agent invocation for terminal auth.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"env\":{\"description\":\"Additional environment variables to set on the configured agent invocation for terminal auth.\\nThese values override same-named variables in the base launch configuration.\",\"type\":\"object\",\"x-deserialize-default-on-null\":true,\"additionalProperties\":{\"type\":\"string\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"id\",\"name\"]}",
+            &[
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Agent handles authentication itself through `authenticate`.
 ///
 /// This is the default authentication method type.
@@ -7606,6 +10868,31 @@ impl AuthMethodAgent {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethodAgent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethodAgent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Agent handles authentication itself through `authenticate`.\\n\\nThis is the default authentication method type.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"Unique identifier for this authentication method.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"name\":{\"description\":\"Human-readable name of the authentication method.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional human-readable description of this authentication method.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"id\",\"name\"]}",
+            &[
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Metadata about the implementation of the client or agent.
@@ -7678,6 +10965,24 @@ impl Implementation {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Implementation {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Implementation")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Implementation"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Metadata about the implementation of the client or agent.\\nDescribes the name and version of an ACP implementation, with an optional\\ntitle for UI representation.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Intended for programmatic or logical use, but can be used as a display\\nname fallback if title isn't present.\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts and optimized to be human-readable\\nand easily understood.\\n\\nIf not provided, the name should be used for display.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"version\":{\"description\":\"Version of the implementation. Can be displayed to the user or used\\nfor debugging or metrics purposes. (e.g. \\\"1.0.0\\\").\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"version\"]}",
+            &[],
+        )
+    }
+}
 /// Response to the `authenticate` method.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -7718,6 +11023,24 @@ impl AuthenticateResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthenticateResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthenticateResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthenticateResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `authenticate` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"authenticate\"}",
+            &[],
+        )
+    }
+}
 /// Response to the `logout` method.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -7757,6 +11080,24 @@ impl LogoutResponse {
     pub const METHOD: &'static str = "logout";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LogoutResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LogoutResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LogoutResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `logout` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"logout\"}",
+            &[],
+        )
+    }
 }
 /// Response from creating a new session.
 ///
@@ -7841,6 +11182,41 @@ impl NewSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NewSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NewSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NewSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the created session.\\n\\nUsed in all subsequent requests for this conversation.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"modes\":{\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"configOptions\":{\"description\":\"Initial session configuration options if supported by the Agent.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/new\"}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SessionModeState",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeState>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// The set of modes and the one currently active.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -7887,6 +11263,37 @@ impl SessionModeState {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionModeState {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionModeState")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionModeState"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The set of modes and the one currently active.\",\"type\":\"object\",\"properties\":{\"currentModeId\":{\"description\":\"The current mode the Agent is in.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionModeId\"}]},\"availableModes\":{\"description\":\"The set of modes that the Agent can operate in\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionMode\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"currentModeId\",\"availableModes\"]}",
+            &[
+                (
+                    "SessionMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionMode>()
+                    },
+                ),
+                (
+                    "SessionModeId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Unique identifier for a Session Mode.
@@ -7936,6 +11343,24 @@ impl ::core::borrow::Borrow<str> for SessionModeId {
 impl ::core::fmt::Display for SessionModeId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionModeId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionModeId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionModeId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a Session Mode.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// A mode the agent can operate in.
@@ -8001,6 +11426,31 @@ impl SessionMode {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A mode the agent can operate in.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"Stable identifier used to refer to this protocol object in later messages.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionModeId\"}]},\"name\":{\"description\":\"Human-readable name shown for this protocol object.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional human-readable details shown with this protocol object.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"id\",\"name\"]}",
+            &[
+                (
+                    "SessionModeId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// A session configuration option selector and its current state.
@@ -8087,6 +11537,49 @@ impl SessionConfigOption {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A session configuration option selector and its current state.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"Unique identifier for the configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigId\"}]},\"name\":{\"description\":\"Human-readable label for the option.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional description for the Client to display to the user.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"category\":{\"description\":\"Optional semantic category for this option (UX only).\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionConfigOptionCategory\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"id\",\"name\"],\"oneOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}]}],\"discriminator\":{\"propertyName\":\"type\"}}",
+            &[
+                (
+                    "SessionConfigBoolean",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigBoolean>()
+                    },
+                ),
+                (
+                    "SessionConfigId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigId>()
+                    },
+                ),
+                (
+                    "SessionConfigOptionCategory",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOptionCategory>()
+                    },
+                ),
+                (
+                    "SessionConfigSelect",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelect>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
@@ -8180,6 +11673,37 @@ impl SessionConfigOptionType {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOptionType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOptionType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionType"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"oneOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}]}]}",
+            &[
+                (
+                    "SessionConfigBoolean",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigBoolean>()
+                    },
+                ),
+                (
+                    "SessionConfigSelect",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelect>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a session configuration option.
 #[derive(
     Debug,
@@ -8227,6 +11751,24 @@ impl ::core::borrow::Borrow<str> for SessionConfigId {
 impl ::core::fmt::Display for SessionConfigId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a session configuration option.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Semantic category for a session configuration option.
@@ -8367,6 +11909,24 @@ impl ::core::convert::From<&str> for SessionConfigOptionCategory {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOptionCategory {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOptionCategory")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionCategory"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Semantic category for a session configuration option.\\n\\nThis is intended to help Clients distinguish broadly common selectors (e.g. model selector vs\\nsession mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,\\nplacement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown\\ncategories gracefully.\\n\\nCategory names beginning with `_` are free for custom use, like other ACP extension methods.\\nCategory names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Session mode selector.\",\"type\":\"string\",\"const\":\"mode\"},{\"description\":\"Model selector.\",\"type\":\"string\",\"const\":\"model\"},{\"description\":\"Model-related configuration parameter.\",\"type\":\"string\",\"const\":\"model_config\"},{\"description\":\"Thought/reasoning level selector.\",\"type\":\"string\",\"const\":\"thought_level\"},{\"title\":\"other\",\"description\":\"Unknown / uncategorized selector.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Unique identifier for a session configuration option value.
 #[derive(
     Debug,
@@ -8416,6 +11976,24 @@ impl ::core::fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigValueId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigValueId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigValueId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a session configuration option value.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// Possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -8460,6 +12038,37 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("SessionConfigSelectOptions", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelectOptions {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelectOptions")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOptions"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Possible values for a session configuration option.\",\"anyOf\":[{\"title\":\"Ungrouped\",\"description\":\"A flat list of options with no grouping.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"}},{\"title\":\"Grouped\",\"description\":\"A list of options grouped under headers.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectGroup\"}}]}",
+            &[
+                (
+                    "SessionConfigSelectGroup",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectGroup>()
+                    },
+                ),
+                (
+                    "SessionConfigSelectOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectOption>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -8526,6 +12135,31 @@ impl SessionConfigSelectOption {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelectOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelectOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A possible value for a session configuration option.\",\"type\":\"object\",\"properties\":{\"value\":{\"description\":\"Unique identifier for this option value.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]},\"name\":{\"description\":\"Human-readable label for this option value.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional description for this option value.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"value\",\"name\"]}",
+            &[
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8574,6 +12208,37 @@ impl SessionConfigSelectGroup {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelectGroup {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelectGroup")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectGroup"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A group of possible values for a session configuration option.\",\"type\":\"object\",\"properties\":{\"group\":{\"description\":\"Unique identifier for this group.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigGroupId\"}]},\"name\":{\"description\":\"Human-readable label for this group.\",\"type\":\"string\"},\"options\":{\"description\":\"The set of option values in this group.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"group\",\"name\",\"options\"]}",
+            &[
+                (
+                    "SessionConfigGroupId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigGroupId>()
+                    },
+                ),
+                (
+                    "SessionConfigSelectOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectOption>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Unique identifier for a session configuration option value group.
@@ -8625,6 +12290,24 @@ impl ::core::fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigGroupId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigGroupId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigGroupId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a session configuration option value group.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8648,6 +12331,37 @@ impl SessionConfigSelect {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelect {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelect")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelect"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A single-value selector (dropdown) session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"description\":\"The currently selected value.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]},\"options\":{\"description\":\"The set of selectable options.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelectOptions\"}]}},\"required\":[\"currentValue\",\"options\"]}",
+            &[
+                (
+                    "SessionConfigSelectOptions",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectOptions>()
+                    },
+                ),
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8662,6 +12376,24 @@ impl SessionConfigBoolean {
         Self {
             current_value: current_value.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigBoolean {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigBoolean")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigBoolean"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A boolean on/off toggle session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"description\":\"The current value of the boolean option.\",\"type\":\"boolean\"}},\"required\":[\"currentValue\"]}",
+            &[],
+        )
     }
 }
 /// Response from loading an existing session.
@@ -8739,6 +12471,37 @@ impl LoadSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LoadSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LoadSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LoadSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from loading an existing session.\",\"type\":\"object\",\"properties\":{\"modes\":{\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"configOptions\":{\"description\":\"Initial session configuration options if supported by the Agent.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/load\"}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+                (
+                    "SessionModeState",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeState>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8803,6 +12566,31 @@ impl ListSessionsResponse {
     pub const METHOD: &'static str = "session/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListSessionsResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListSessionsResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListSessionsResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from listing sessions.\",\"type\":\"object\",\"properties\":{\"sessions\":{\"description\":\"Array of session information objects\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionInfo\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"nextCursor\":{\"description\":\"Opaque cursor token. If present, pass this in the next request's cursor parameter\\nto fetch the next page. If absent, there are no more results.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessions\"],\"x-side\":\"agent\",\"x-method\":\"session/list\"}",
+            &[
+                (
+                    "SessionInfo",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionInfo>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Information about a session returned by session/list
@@ -8909,6 +12697,30 @@ impl SessionInfo {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfo {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionInfo")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the session\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"title\":{\"description\":\"Human-readable title for the session\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"description\":\"ISO 8601 timestamp of last activity\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -9040,6 +12852,30 @@ impl SessionInfo {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfo {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionInfo")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the session\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"title\":{\"description\":\"Human-readable title for the session\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"description\":\"ISO 8601 timestamp of last activity\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"archived\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the session is archived.\\n\\nOptional. Omitted and `null` are equivalent and mean the archive state is not reported.\\nAgents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.\",\"type\":[\"boolean\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Response from deleting a session.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9079,6 +12915,24 @@ impl DeleteSessionResponse {
     pub const METHOD: &'static str = "session/delete";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DeleteSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DeleteSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DeleteSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from deleting a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/delete\"}",
+            &[],
+        )
+    }
 }
 /// Response from resuming an existing session.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -9155,6 +13009,37 @@ impl ResumeSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResumeSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResumeSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResumeSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from resuming an existing session.\",\"type\":\"object\",\"properties\":{\"modes\":{\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"configOptions\":{\"description\":\"Initial session configuration options if supported by the Agent.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/resume\"}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+                (
+                    "SessionModeState",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeState>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Response from closing a session.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9195,6 +13080,24 @@ impl CloseSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CloseSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CloseSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CloseSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from closing a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/close\"}",
+            &[],
+        )
+    }
+}
 /// Response to `session/set_mode` method.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9234,6 +13137,24 @@ impl SetSessionModeResponse {
     pub const METHOD: &'static str = "session/set_mode";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionModeResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionModeResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetSessionModeResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to `session/set_mode` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/set_mode\"}",
+            &[],
+        )
+    }
 }
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -9284,6 +13205,33 @@ impl SetSessionConfigOptionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionResponse"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to `session/set_config_option` method.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"description\":\"The full set of configuration options and their current values.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"configOptions\"],\"x-side\":\"agent\",\"x-method\":\"session/set_config_option\"}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// Response from processing a user prompt.
 ///
@@ -9332,6 +13280,30 @@ impl PromptResponse {
     pub const METHOD: &'static str = "session/prompt";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from processing a user prompt.\\n\\nSee protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Indicates why the agent stopped processing the turn.\",\"allOf\":[{\"$ref\":\"#/$defs/StopReason\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"stopReason\"],\"x-side\":\"agent\",\"x-method\":\"session/prompt\"}",
+            &[
+                (
+                    "StopReason",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<StopReason>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Response from processing a user prompt.
@@ -9400,6 +13372,34 @@ impl PromptResponse {
     pub const METHOD: &'static str = "session/prompt";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from processing a user prompt.\\n\\nSee protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Indicates why the agent stopped processing the turn.\",\"allOf\":[{\"$ref\":\"#/$defs/StopReason\"}]},\"usage\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage for this turn (optional).\",\"anyOf\":[{\"$ref\":\"#/$defs/Usage\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"stopReason\"],\"x-side\":\"agent\",\"x-method\":\"session/prompt\"}",
+            &[
+                (
+                    "StopReason",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<StopReason>(),
+                ),
+                (
+                    "Usage",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Usage>(),
+                ),
+            ],
+        )
+    }
 }
 /// Reasons why an agent stops processing a prompt turn.
 ///
@@ -9514,6 +13514,24 @@ impl<'de> ::serde::Deserialize<'de> for StopReason {
         deserializer.deserialize_str(Visitor)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StopReason {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StopReason")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StopReason"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Reasons why an agent stops processing a prompt turn.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)\",\"oneOf\":[{\"description\":\"The turn ended successfully.\",\"type\":\"string\",\"const\":\"end_turn\"},{\"description\":\"The turn ended because the agent reached the maximum number of tokens.\",\"type\":\"string\",\"const\":\"max_tokens\"},{\"description\":\"The turn ended because the agent reached the maximum number of allowed\\nagent requests between user turns.\",\"type\":\"string\",\"const\":\"max_turn_requests\"},{\"description\":\"The turn ended because the agent refused to continue. The user prompt\\nand everything that comes after it won't be included in the next\\nprompt, so this should be reflected in the UI.\",\"type\":\"string\",\"const\":\"refusal\"},{\"description\":\"The turn was cancelled by the client via `session/cancel`.\\n\\nThis stop reason MUST be returned when the client sends a `session/cancel`\\nnotification, even if the cancellation causes exceptions in underlying operations.\\nAgents should catch these exceptions and return this semantically meaningful\\nresponse to confirm successful cancellation.\",\"type\":\"string\",\"const\":\"cancelled\"}]}",
+            &[],
+        )
+    }
+}
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -9527,6 +13545,24 @@ pub struct ExtResponse(pub ::serde_json::Value);
 impl ::core::convert::From<::serde_json::Value> for ExtResponse {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ExtResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ExtResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ExtResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\"}",
+            &[],
+        )
     }
 }
 /// JSON-RPC error object.
@@ -9576,6 +13612,29 @@ impl Error {
     ) -> Self {
         self.data = ::core::option::Option::Some(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Error {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Error")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Error"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"JSON-RPC error object.\\n\\nRepresents an error that occurred during method execution, following the\\nJSON-RPC 2.0 error object specification with optional additional data.\\n\\nSee protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)\",\"type\":\"object\",\"properties\":{\"code\":{\"description\":\"A number indicating the error type that occurred.\\nThis must be an integer as defined in the JSON-RPC specification.\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorCode\"}]},\"message\":{\"description\":\"A string providing a short description of the error.\\nThe message should be limited to a concise single sentence.\",\"type\":\"string\"},\"data\":{\"description\":\"Optional primitive or structured value that contains additional information about the error.\\nThis may include debugging information or context-specific details.\",\"x-deserialize-default-on-error\":true}},\"required\":[\"code\",\"message\"]}",
+            &[
+                (
+                    "ErrorCode",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ErrorCode>(),
+                ),
+            ],
+        )
     }
 }
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -9677,6 +13736,24 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
             ))
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ErrorCode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ErrorCode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ErrorCode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Predefined error codes for common JSON-RPC and ACP-specific errors.\\n\\nStandard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC\\nserver-error range (-32000 to -32099), and request cancellation uses -32800 from the\\nrange LSP reserves (-32899 to -32800).\",\"anyOf\":[{\"title\":\"Parse error\",\"description\":\"**Parse error**: Invalid JSON was received by the server.\\nAn error occurred on the server while parsing the JSON text.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32700},{\"title\":\"Invalid request\",\"description\":\"**Invalid request**: The JSON sent is not a valid Request object.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32600},{\"title\":\"Method not found\",\"description\":\"**Method not found**: The method does not exist or is not available.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32601},{\"title\":\"Invalid params\",\"description\":\"**Invalid params**: Invalid method parameter(s).\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32602},{\"title\":\"Internal error\",\"description\":\"**Internal error**: Internal JSON-RPC error.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32603},{\"title\":\"Request cancelled\",\"description\":\"**Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or\\nbecause of resource constraints or shutdown.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32800},{\"title\":\"Authentication required\",\"description\":\"**Authentication required**: Authentication is required before this operation can be performed.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32000},{\"title\":\"Resource not found\",\"description\":\"**Resource not found**: A given resource, such as a session or file, was not found.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32002},{\"title\":\"Other\",\"description\":\"Other undefined error code.\",\"type\":\"integer\",\"format\":\"int32\"}]}",
+            &[],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -9710,6 +13787,44 @@ impl AgentNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "SessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -9799,6 +13914,44 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "SessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -9832,6 +13985,50 @@ impl AgentNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "AuthStatusUpdateNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusUpdateNotification>()
+                    },
+                ),
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "SessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -9939,6 +14136,50 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "AuthStatusUpdateNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusUpdateNotification>()
+                    },
+                ),
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "SessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Notification containing a session update from the agent.
 ///
 /// Used to stream real-time progress and results during prompt processing.
@@ -9993,6 +14234,35 @@ impl SessionNotification {
     pub const METHOD: &'static str = "session/update";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification containing a session update from the agent.\\n\\nUsed to stream real-time progress and results during prompt processing.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session this update pertains to.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"update\":{\"description\":\"The actual update content.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionUpdate\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"update\"],\"x-side\":\"client\",\"x-method\":\"session/update\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SessionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Different types of updates that can be sent during session processing.
@@ -10389,6 +14659,92 @@ impl SessionUpdate {
                 ::core::option::Option::Some("compaction_summary_chunk")
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Different types of updates that can be sent during session processing.\\n\\nThese updates provide real-time feedback about the agent's progress.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"oneOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"Notification that a new tool call has been initiated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCall\"}]},{\"description\":\"Update on the status or results of a tool call.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}]},{\"description\":\"The agent's execution plan for complex tasks.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/Plan\"}]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}]},{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"current_mode_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CurrentModeUpdate\"}]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}]},{\"description\":\"Information for the user that is not part of session history.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.notices` Client capability.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}]},{\"description\":\"A context compaction has been created or updated.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}]},{\"description\":\"A content block appended to a context compaction's retained summary.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}]}],\"discriminator\":{\"propertyName\":\"sessionUpdate\"}}",
+            &[
+                (
+                    "AvailableCommandsUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommandsUpdate>()
+                    },
+                ),
+                (
+                    "CompactionSummaryChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionSummaryChunk>()
+                    },
+                ),
+                (
+                    "CompactionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionUpdate>()
+                    },
+                ),
+                (
+                    "ConfigOptionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ConfigOptionUpdate>()
+                    },
+                ),
+                (
+                    "ContentChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentChunk>()
+                    },
+                ),
+                (
+                    "CurrentModeUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CurrentModeUpdate>()
+                    },
+                ),
+                (
+                    "Notice",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Notice>(),
+                ),
+                (
+                    "Plan",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Plan>(),
+                ),
+                (
+                    "SessionInfoUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionInfoUpdate>()
+                    },
+                ),
+                (
+                    "ToolCall",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCall>(),
+                ),
+                (
+                    "ToolCallUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallUpdate>()
+                    },
+                ),
+                (
+                    "UsageUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UsageUpdate>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -10927,6 +15283,120 @@ impl SessionUpdate {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Different types of updates that can be sent during session processing.\\n\\nThese updates provide real-time feedback about the agent's progress.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)\",\"oneOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"Notification that a new tool call has been initiated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCall\"}]},{\"description\":\"Update on the status or results of a tool call.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}]},{\"description\":\"The agent's execution plan for complex tasks.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/Plan\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA content update for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_removed\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanRemoved\"}]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}]},{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"current_mode_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CurrentModeUpdate\"}]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}]},{\"description\":\"Information for the user that is not part of session history.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.notices` Client capability.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}]},{\"description\":\"A context compaction has been created or updated.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}]},{\"description\":\"A content block appended to a context compaction's retained summary.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAnnounces a child session created and owned by this session, or updates\\nthat ownership association's metadata.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"subagent_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SubagentUpdate\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA message upsert observed in this session's transcript, sent to or\\nreceived from another session.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionMessage\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nOne content block appended to a sent or received session message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionMessageChunk\"}]}],\"discriminator\":{\"propertyName\":\"sessionUpdate\"}}",
+            &[
+                (
+                    "AvailableCommandsUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommandsUpdate>()
+                    },
+                ),
+                (
+                    "CompactionSummaryChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionSummaryChunk>()
+                    },
+                ),
+                (
+                    "CompactionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionUpdate>()
+                    },
+                ),
+                (
+                    "ConfigOptionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ConfigOptionUpdate>()
+                    },
+                ),
+                (
+                    "ContentChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentChunk>()
+                    },
+                ),
+                (
+                    "CurrentModeUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CurrentModeUpdate>()
+                    },
+                ),
+                (
+                    "Notice",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Notice>(),
+                ),
+                (
+                    "Plan",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Plan>(),
+                ),
+                (
+                    "PlanRemoved",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanRemoved>()
+                    },
+                ),
+                (
+                    "PlanUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanUpdate>(),
+                ),
+                (
+                    "SessionInfoUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionInfoUpdate>()
+                    },
+                ),
+                (
+                    "SessionMessage",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionMessage>()
+                    },
+                ),
+                (
+                    "SessionMessageChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionMessageChunk>()
+                    },
+                ),
+                (
+                    "SubagentUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SubagentUpdate>()
+                    },
+                ),
+                (
+                    "ToolCall",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCall>(),
+                ),
+                (
+                    "ToolCallUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallUpdate>()
+                    },
+                ),
+                (
+                    "UsageUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UsageUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a message within a session.
 #[derive(
     Debug,
@@ -10974,6 +15444,24 @@ impl ::core::borrow::Borrow<str> for MessageId {
 impl ::core::fmt::Display for MessageId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a message within a session.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// A streamed item of content
@@ -11030,6 +15518,35 @@ impl ContentChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ContentChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ContentChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ContentChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A streamed item of content\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"A single item of content\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"messageId\":{\"description\":\"A unique identifier for the message this chunk belongs to.\\n\\nAll chunks belonging to the same message share the same `messageId`.\\nA change in `messageId` indicates a new message has started.\",\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
     }
 }
 /// Represents a tool call that the language model has requested.
@@ -11207,6 +15724,51 @@ impl ToolCall {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCall {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCall")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCall"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Represents a tool call that the language model has requested.\\n\\nTool calls are actions that the agent executes on behalf of the language model,\\nsuch as reading files, executing code, or fetching data from external sources.\\n\\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"description\":\"Unique identifier for this tool call within the session.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallId\"}]},\"title\":{\"description\":\"Human-readable title describing what the tool is doing.\",\"type\":\"string\"},\"name\":{\"description\":\"Programmatic name of the tool being invoked.\\n\\nThis field is optional. Omitting it or sending `null` both mean that no\\ntool name is available.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"kind\":{\"description\":\"The category of tool being invoked.\\nHelps clients choose appropriate icons and UI treatment.\",\"x-deserialize-default-on-error\":true,\"allOf\":[{\"$ref\":\"#/$defs/ToolKind\"}]},\"status\":{\"description\":\"Current execution status of the tool call.\",\"x-deserialize-default-on-error\":true,\"allOf\":[{\"$ref\":\"#/$defs/ToolCallStatus\"}]},\"content\":{\"description\":\"Content produced by the tool call.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ToolCallContent\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"locations\":{\"description\":\"File locations affected by this tool call.\\nEnables \\\"follow-along\\\" features in clients.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ToolCallLocation\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"rawInput\":{\"description\":\"Raw input parameters sent to the tool.\",\"x-deserialize-default-on-error\":true},\"rawOutput\":{\"description\":\"Raw output returned by the tool.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"toolCallId\",\"title\"]}",
+            &[
+                (
+                    "ToolCallContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallContent>()
+                    },
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+                (
+                    "ToolCallLocation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallLocation>()
+                    },
+                ),
+                (
+                    "ToolCallStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallStatus>()
+                    },
+                ),
+                (
+                    "ToolKind",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolKind>(),
+                ),
+            ],
+        )
+    }
+}
 /// A single entry in the execution plan.
 ///
 /// Represents a task or goal that the assistant intends to accomplish
@@ -11260,6 +15822,37 @@ impl PlanEntry {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanEntry {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanEntry")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanEntry"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A single entry in the execution plan.\\n\\nRepresents a task or goal that the assistant intends to accomplish\\nas part of fulfilling the user's request.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"Human-readable description of what this task aims to accomplish.\",\"type\":\"string\"},\"priority\":{\"description\":\"The relative importance of this task.\\nUsed to indicate which tasks are most critical to the overall goal.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanEntryPriority\"}]},\"status\":{\"description\":\"Current execution status of this task.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanEntryStatus\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"content\",\"priority\",\"status\"]}",
+            &[
+                (
+                    "PlanEntryPriority",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanEntryPriority>()
+                    },
+                ),
+                (
+                    "PlanEntryStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanEntryStatus>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Priority levels for plan entries.
@@ -11349,6 +15942,24 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanEntryPriority {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanEntryPriority")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Priority levels for plan entries.\\n\\nUsed to indicate the relative importance or urgency of different\\ntasks in the execution plan.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)\",\"oneOf\":[{\"description\":\"High priority task - critical to the overall goal.\",\"type\":\"string\",\"const\":\"high\"},{\"description\":\"Medium priority task - important but not critical.\",\"type\":\"string\",\"const\":\"medium\"},{\"description\":\"Low priority task - nice to have but not essential.\",\"type\":\"string\",\"const\":\"low\"}]}",
+            &[],
+        )
     }
 }
 /// Status of a plan entry in the execution flow.
@@ -11441,6 +16052,24 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
         deserializer.deserialize_str(Visitor)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanEntryStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanEntryStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Status of a plan entry in the execution flow.\\n\\nTracks the lifecycle of each task from planning through completion.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)\",\"oneOf\":[{\"description\":\"The task has not started yet.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The task is currently being worked on.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The task has been successfully completed.\",\"type\":\"string\",\"const\":\"completed\"}]}",
+            &[],
+        )
+    }
+}
 /// An execution plan for accomplishing complex tasks.
 ///
 /// Plans consist of multiple entries representing individual tasks or goals.
@@ -11486,6 +16115,29 @@ impl Plan {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Plan {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Plan")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Plan"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An execution plan for accomplishing complex tasks.\\n\\nPlans consist of multiple entries representing individual tasks or goals.\\nAgents report plans to clients to provide visibility into their execution strategy.\\nPlans can evolve during execution as the agent discovers new requirements or completes tasks.\\n\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)\",\"type\":\"object\",\"properties\":{\"entries\":{\"description\":\"The list of tasks to be accomplished.\\n\\nWhen updating a plan, the agent must send a complete list of all entries\\nwith their current status. The client replaces the entire plan with each update.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PlanEntry\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"entries\"]}",
+            &[
+                (
+                    "PlanEntry",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanEntry>(),
+                ),
+            ],
+        )
     }
 }
 /// Information about a command.
@@ -11551,6 +16203,31 @@ impl AvailableCommand {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AvailableCommand {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AvailableCommand")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AvailableCommand"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a command.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Command name (e.g., `create_plan`, `research_codebase`).\",\"type\":\"string\"},\"description\":{\"description\":\"Human-readable description of what the command does.\",\"type\":\"string\"},\"input\":{\"description\":\"Input for the command if required\",\"anyOf\":[{\"$ref\":\"#/$defs/AvailableCommandInput\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"description\"]}",
+            &[
+                (
+                    "AvailableCommandInput",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommandInput>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// The input specification for a command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -11585,6 +16262,31 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AvailableCommandInput", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AvailableCommandInput {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AvailableCommandInput")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AvailableCommandInput"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The input specification for a command.\",\"anyOf\":[{\"title\":\"unstructured\",\"description\":\"All text that was typed after the command name is provided as input.\",\"allOf\":[{\"$ref\":\"#/$defs/UnstructuredCommandInput\"}]}]}",
+            &[
+                (
+                    "UnstructuredCommandInput",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnstructuredCommandInput>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -11624,6 +16326,24 @@ impl UnstructuredCommandInput {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnstructuredCommandInput {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnstructuredCommandInput")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnstructuredCommandInput"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All text that was typed after the command name is provided as input.\",\"type\":\"object\",\"properties\":{\"hint\":{\"description\":\"A hint to display when the input hasn't been provided yet\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"hint\"]}",
+            &[],
+        )
     }
 }
 /// Available commands are ready or have changed
@@ -11669,6 +16389,31 @@ impl AvailableCommandsUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AvailableCommandsUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AvailableCommandsUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AvailableCommandsUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"availableCommands\":{\"description\":\"Commands the agent can execute\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"availableCommands\"]}",
+            &[
+                (
+                    "AvailableCommand",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommand>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// The current mode of the session has changed
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -11707,6 +16452,31 @@ impl CurrentModeUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CurrentModeUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CurrentModeUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CurrentModeUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"properties\":{\"currentModeId\":{\"description\":\"The ID of the current mode\",\"allOf\":[{\"$ref\":\"#/$defs/SessionModeId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"currentModeId\"]}",
+            &[
+                (
+                    "SessionModeId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Session configuration options have been updated.
@@ -11750,6 +16520,31 @@ impl ConfigOptionUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ConfigOptionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ConfigOptionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ConfigOptionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"description\":\"The full set of configuration options and their current values.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"configOptions\"]}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Update to session metadata. All fields are optional to support partial updates.
@@ -11825,6 +16620,24 @@ impl SessionInfoUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfoUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionInfoUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Update to session metadata. All fields are optional to support partial updates.\\n\\nAgents send this notification to update session information like title or custom metadata.\\nClients can use it to keep session titles and state current.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Human-readable title for the session. Set to null to clear.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"description\":\"ISO 8601 timestamp of last activity. Set to null to clear.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -11869,6 +16682,24 @@ impl Cost {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Cost {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Cost")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Cost"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Cost information for a session.\",\"type\":\"object\",\"properties\":{\"amount\":{\"description\":\"Total cumulative cost for session.\",\"type\":\"number\",\"format\":\"double\"},\"currency\":{\"description\":\"Unit of `amount`: an ISO 4217 currency code (e.g., \\\"USD\\\", \\\"EUR\\\") for money, or another\\nunit such as \\\"credits\\\".\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"amount\",\"currency\"]}",
+            &[],
+        )
     }
 }
 /// Context window and cost update for a session.
@@ -11929,6 +16760,24 @@ impl UsageUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UsageUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UsageUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UsageUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Context window and cost update for a session.\",\"type\":\"object\",\"properties\":{\"used\":{\"description\":\"Tokens currently in context.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"size\":{\"description\":\"Total context window size in tokens.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"cost\":{\"description\":\"Cumulative session cost (optional).\",\"anyOf\":[{\"$ref\":\"#/$defs/Cost\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"used\",\"size\"]}",
+            &[("Cost", |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Cost>())],
+        )
     }
 }
 /// Severity hint for a session notice.
@@ -12053,6 +16902,24 @@ impl ::core::convert::From<&str> for NoticeSeverity {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NoticeSeverity {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NoticeSeverity")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NoticeSeverity"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Severity hint for a session notice.\",\"anyOf\":[{\"description\":\"Informational notice.\",\"type\":\"string\",\"const\":\"info\"},{\"description\":\"Warning notice.\",\"type\":\"string\",\"const\":\"warning\"},{\"description\":\"Error notice.\",\"type\":\"string\",\"const\":\"error\"},{\"title\":\"other\",\"description\":\"Custom or future notice severity.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP severities.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -12124,6 +16991,31 @@ impl Notice {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Notice {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Notice")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Notice"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Fire-and-forget information for the user.\\n\\nNotices are live events rather than session history. Agents must not rely on\\na notice being received, displayed, or seen by the user.\\nAgents MUST only send notices when the Client advertised\\nthe `session.notices` Client capability. Otherwise, Agents may use an agent\\nmessage when the information should still be surfaced to the user.\\n\\nSee RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)\",\"type\":\"object\",\"properties\":{\"severity\":{\"description\":\"Presentation severity hint.\",\"allOf\":[{\"$ref\":\"#/$defs/NoticeSeverity\"}]},\"title\":{\"description\":\"Required non-empty plain-text title that can stand alone.\",\"type\":\"string\",\"minLength\":1},\"description\":{\"description\":\"Optional plain-text detail or guidance.\\n\\nOmitted and `null` are equivalent and mean no description was supplied.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"Metadata scoped to this notice.\\n\\nOmitted and `null` are equivalent and mean no metadata was supplied.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"severity\",\"title\"]}",
+            &[
+                (
+                    "NoticeSeverity",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NoticeSeverity>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -12171,6 +17063,24 @@ impl ::core::borrow::Borrow<str> for CompactionId {
 impl ::core::fmt::Display for CompactionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a context compaction within a session.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Lifecycle state of a context compaction.
@@ -12306,6 +17216,24 @@ impl ::core::convert::From<&str> for CompactionStatus {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Lifecycle state of a context compaction.\",\"anyOf\":[{\"description\":\"Compaction has started and has not finished.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"Compaction finished successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"Compaction finished unsuccessfully.\",\"type\":\"string\",\"const\":\"failed\"},{\"description\":\"Compaction was cancelled before it finished.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future compaction status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP statuses.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 /// Agents MUST only send this update when the Client advertised
@@ -12390,6 +17318,43 @@ impl CompactionUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A context compaction upsert. The first notification fixes the compaction's\\ntimeline position. Later updates with the same ID patch that entity in place.\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\\n\\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\\nstored value unchanged, `null` clears it, and a concrete value replaces it.\\n`summary: []` also clears the summary.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"description\":\"The Agent-owned ID of this compaction, unique within the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionId\"}]},\"status\":{\"description\":\"Current lifecycle status.\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionStatus\"}]},\"summary\":{\"description\":\"Complete replacement user-displayable summary content for the compaction.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"error\":{\"description\":\"Human-readable error details for the compaction.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"Extensible metadata patch for this compaction.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"compactionId\",\"status\"]}",
+            &[
+                (
+                    "CompactionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionId>()
+                    },
+                ),
+                (
+                    "CompactionStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionStatus>()
+                    },
+                ),
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
@@ -12432,6 +17397,37 @@ impl CompactionSummaryChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionSummaryChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionSummaryChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionSummaryChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A content block appended to a compaction's summary. A first-seen ID creates\\nan in-progress compaction. Chunks append in receive order.\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"description\":\"ID of the compaction whose summary receives this content.\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionId\"}]},\"content\":{\"description\":\"One content block to append.\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"Metadata scoped to this chunk. Omission and `null` both mean absent.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"compactionId\",\"content\"]}",
+            &[
+                (
+                    "CompactionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionId>()
+                    },
+                ),
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Notification sent by the agent when a URL-based elicitation is complete.
@@ -12480,6 +17476,33 @@ impl CompleteElicitationNotification {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompleteElicitationNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompleteElicitationNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "CompleteElicitationNotification"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification sent by the agent when a URL-based elicitation is complete.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"description\":\"The ID of the elicitation that completed.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"elicitationId\"],\"x-side\":\"client\",\"x-method\":\"elicitation/complete\"}",
+            &[
+                (
+                    "ElicitationId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
 /// while maintaining protocol compatibility.
@@ -12493,6 +17516,24 @@ pub struct ExtNotification(pub ::serde_json::Value);
 impl ::core::convert::From<::serde_json::Value> for ExtNotification {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ExtNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ExtNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ExtNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allows either side to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\"}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12535,6 +17576,106 @@ impl ClientRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "AuthenticateRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoadSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionRequest>()
+                    },
+                ),
+                (
+                    "LogoutRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionModeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12810,6 +17951,102 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "AuthenticateRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoadSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionRequest>()
+                    },
+                ),
+                (
+                    "LogoutRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionModeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -12850,6 +18087,160 @@ impl ClientRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/load` or `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "ArchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionRequest>()
+                    },
+                ),
+                (
+                    "AuthStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusRequest>()
+                    },
+                ),
+                (
+                    "AuthenticateRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "DisableProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "ForkSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionRequest>()
+                    },
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListProvidersRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoadSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionRequest>()
+                    },
+                ),
+                (
+                    "LogoutRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SessionStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusRequest>()
+                    },
+                ),
+                (
+                    "SetProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionModeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeRequest>()
+                    },
+                ),
+                (
+                    "SetSessionTitleRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleRequest>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -13293,6 +18684,156 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/load` or `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "ArchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionRequest>()
+                    },
+                ),
+                (
+                    "AuthStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusRequest>()
+                    },
+                ),
+                (
+                    "AuthenticateRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthenticateRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "DisableProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "ForkSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionRequest>()
+                    },
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListProvidersRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoadSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoadSessionRequest>()
+                    },
+                ),
+                (
+                    "LogoutRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SessionStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusRequest>()
+                    },
+                ),
+                (
+                    "SetProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionModeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionModeRequest>()
+                    },
+                ),
+                (
+                    "SetSessionTitleRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleRequest>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for the initialize method.
 ///
 /// Sent by the client to establish connection and negotiate capabilities.
@@ -13380,6 +18921,43 @@ impl InitializeRequest {
     pub const METHOD: &'static str = "initialize";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for the initialize method.\\n\\nSent by the client to establish connection and negotiate capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"description\":\"The latest protocol version supported by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ProtocolVersion\"}]},\"clientCapabilities\":{\"description\":\"Capabilities supported by the client.\",\"x-deserialize-default-on-error\":true,\"default\":{\"fs\":{\"readTextFile\":false,\"writeTextFile\":false},\"terminal\":false,\"auth\":{\"terminal\":false}},\"allOf\":[{\"$ref\":\"#/$defs/ClientCapabilities\"}]},\"clientInfo\":{\"description\":\"Information about the Client name and version sent to the Agent.\\n\\nNote: in future versions of the protocol, this will be required.\",\"anyOf\":[{\"$ref\":\"#/$defs/Implementation\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"protocolVersion\"],\"x-side\":\"agent\",\"x-method\":\"initialize\"}",
+            &[
+                (
+                    "ClientCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ClientCapabilities>()
+                    },
+                ),
+                (
+                    "Implementation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Implementation>()
+                    },
+                ),
+                (
+                    "ProtocolVersion",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProtocolVersion>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Capabilities supported by the client.
@@ -13520,6 +19098,50 @@ impl ClientCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent about\\navailable features and methods.\\n\\nSee protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)\",\"type\":\"object\",\"properties\":{\"fs\":{\"description\":\"File system capabilities supported by the client.\\nDetermines which file operations the agent can request.\",\"x-deserialize-default-on-error\":true,\"default\":{\"readTextFile\":false,\"writeTextFile\":false},\"allOf\":[{\"$ref\":\"#/$defs/FileSystemCapabilities\"}]},\"terminal\":{\"description\":\"Whether the Client support all `terminal/*` methods.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"session\":{\"description\":\"Session-related capabilities supported by the client.\\n\\nOptional. Omitted or `null` both mean the client does not advertise any\\nsession-related extensions.\",\"anyOf\":[{\"$ref\":\"#/$defs/ClientSessionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"auth\":{\"description\":\"Authentication capabilities supported by the client.\\nDetermines which authentication method types the agent may include\\nin its `InitializeResponse`.\",\"x-deserialize-default-on-error\":true,\"default\":{\"terminal\":false},\"allOf\":[{\"$ref\":\"#/$defs/AuthCapabilities\"}]},\"elicitation\":{\"description\":\"Elicitation capabilities supported by the client.\\nDetermines which elicitation modes the agent may use.\\n\\nOptional. Omitted or `null` both mean the client does not advertise\\nelicitation support.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthCapabilities>()
+                    },
+                ),
+                (
+                    "ClientSessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ClientSessionCapabilities>()
+                    },
+                ),
+                (
+                    "ElicitationCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationCapabilities>()
+                    },
+                ),
+                (
+                    "FileSystemCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<FileSystemCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -13712,6 +19334,62 @@ impl ClientCapabilities {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent about\\navailable features and methods.\\n\\nSee protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)\",\"type\":\"object\",\"properties\":{\"fs\":{\"description\":\"File system capabilities supported by the client.\\nDetermines which file operations the agent can request.\",\"x-deserialize-default-on-error\":true,\"default\":{\"readTextFile\":false,\"writeTextFile\":false},\"allOf\":[{\"$ref\":\"#/$defs/FileSystemCapabilities\"}]},\"terminal\":{\"description\":\"Whether the Client support all `terminal/*` methods.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"session\":{\"description\":\"Session-related capabilities supported by the client.\\n\\nOptional. Omitted or `null` both mean the client does not advertise any\\nsession-related extensions.\",\"anyOf\":[{\"$ref\":\"#/$defs/ClientSessionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"subagents\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the client understands exposed subagent sessions.\\n\\nOptional and nullable. Omitted or `null` both mean the client does not\\nadvertise support.\\nSupplying `{}` means the client understands child associations, work-state\\nsnapshots, session-directed messages, and restricted-session semantics.\",\"anyOf\":[{\"$ref\":\"#/$defs/SubagentCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"plan\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the client supports `plan_update` and `plan_removed` session updates.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means the client can receive both update types.\",\"anyOf\":[{\"$ref\":\"#/$defs/PlanCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"auth\":{\"description\":\"Authentication capabilities supported by the client.\\nDetermines which authentication method types the agent may include\\nin its `InitializeResponse`.\",\"x-deserialize-default-on-error\":true,\"default\":{\"terminal\":false},\"allOf\":[{\"$ref\":\"#/$defs/AuthCapabilities\"}]},\"elicitation\":{\"description\":\"Elicitation capabilities supported by the client.\\nDetermines which elicitation modes the agent may use.\\n\\nOptional. Omitted or `null` both mean the client does not advertise\\nelicitation support.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthCapabilities>()
+                    },
+                ),
+                (
+                    "ClientSessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ClientSessionCapabilities>()
+                    },
+                ),
+                (
+                    "ElicitationCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationCapabilities>()
+                    },
+                ),
+                (
+                    "FileSystemCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<FileSystemCapabilities>()
+                    },
+                ),
+                (
+                    "PlanCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanCapabilities>()
+                    },
+                ),
+                (
+                    "SubagentCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SubagentCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// File system capabilities that a client may support.
 ///
 /// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
@@ -13780,6 +19458,24 @@ impl FileSystemCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for FileSystemCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("FileSystemCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "FileSystemCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"File system capabilities that a client may support.\\n\\nSee protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)\",\"type\":\"object\",\"properties\":{\"readTextFile\":{\"description\":\"Whether the Client supports `fs/read_text_file` requests.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"writeTextFile\":{\"description\":\"Whether the Client supports `fs/write_text_file` requests.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Session-related capabilities supported by the client.
@@ -13877,6 +19573,43 @@ impl ClientSessionCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientSessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientSessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientSessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session-related capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"compaction\":{\"description\":\"Support for ID-addressed context compaction updates. Omitted or `null`\\nmeans unsupported. `{}` advertises the complete compaction contract.\",\"anyOf\":[{\"$ref\":\"#/$defs/CompactionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"configOptions\":{\"description\":\"Config option capabilities supported by the client.\\n\\nOmitted or `null` both mean the client does not advertise support for any\\nconfig option extensions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionConfigOptionsCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"notices\":{\"description\":\"Support for live user-facing `notice` session updates.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means the client can present notices to the user.\",\"anyOf\":[{\"$ref\":\"#/$defs/NoticeCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "CompactionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionCapabilities>()
+                    },
+                ),
+                (
+                    "NoticeCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NoticeCapabilities>()
+                    },
+                ),
+                (
+                    "SessionConfigOptionsCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOptionsCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Client support for ID-addressed context compaction updates.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -13885,6 +19618,24 @@ impl CompactionCapabilities {
     /// Creates a `CompactionCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {}
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Client support for ID-addressed context compaction updates.\",\"type\":\"object\"}",
+            &[],
+        )
     }
 }
 /// Session configuration option capabilities supported by the client.
@@ -13944,6 +19695,33 @@ impl SessionConfigOptionsCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOptionsCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOptionsCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionConfigOptionsCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session configuration option capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"boolean\":{\"description\":\"Whether the client supports boolean session configuration options.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means agents may include `type: \\\"boolean\\\"` entries in\\n`configOptions`, and the client may send `session/set_config_option`\\nrequests with `type: \\\"boolean\\\"` and a boolean `value`.\",\"anyOf\":[{\"$ref\":\"#/$defs/BooleanConfigOptionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "BooleanConfigOptionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BooleanConfigOptionCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capabilities for boolean session configuration options.
 ///
 /// Supplying `{}` means the client supports boolean session configuration options.
@@ -13980,6 +19758,26 @@ impl BooleanConfigOptionCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BooleanConfigOptionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BooleanConfigOptionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "BooleanConfigOptionCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for boolean session configuration options.\\n\\nSupplying `{}` means the client supports boolean session configuration options.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Client support for presenting live notices to the user.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -13988,6 +19786,24 @@ impl NoticeCapabilities {
     /// Creates a `NoticeCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {}
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NoticeCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NoticeCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NoticeCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Client support for presenting live notices to the user.\",\"type\":\"object\"}",
+            &[],
+        )
     }
 }
 /// Authentication capabilities supported by the client.
@@ -14047,6 +19863,24 @@ impl AuthCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Authentication capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent which authentication\\nmethod types the client can handle. This governs opt-in types that require\\nadditional client-side support.\",\"type\":\"object\",\"properties\":{\"terminal\":{\"description\":\"Whether the client supports `terminal` authentication methods.\\n\\nThe client should set this to `true` only when it can reproduce the\\nconfigured agent invocation in an interactive terminal. When `true`, the\\nagent may include `terminal` entries in its authentication methods.\",\"type\":\"boolean\",\"default\":false,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Elicitation capabilities supported by the client.
@@ -14127,6 +19961,37 @@ impl ElicitationCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Elicitation capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"form\":{\"description\":\"Whether the client supports form-based elicitation.\\n\\nOptional. Omitted and `null` are equivalent and mean form support is not advertised.\\nSupplying `{}` explicitly advertises form support.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationFormCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"url\":{\"description\":\"Whether the client supports URL-based elicitation.\\n\\nOptional. Omitted or `null` both mean the client does not advertise support.\\nSupplying `{}` means the client supports URL-based elicitation.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationUrlCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "ElicitationFormCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationFormCapabilities>()
+                    },
+                ),
+                (
+                    "ElicitationUrlCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationUrlCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
@@ -14165,6 +20030,24 @@ impl ElicitationFormCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationFormCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationFormCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationFormCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Form-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports form-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
@@ -14201,6 +20084,24 @@ impl ElicitationUrlCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationUrlCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"URL-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports URL-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Request parameters for the authenticate method.
@@ -14250,6 +20151,31 @@ impl AuthenticateRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthenticateRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthenticateRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthenticateRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for the authenticate method.\\n\\nSpecifies which authentication method to use.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"description\":\"The ID of the authentication method to use.\\nMust be one of the methods advertised in the initialize response.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"methodId\"],\"x-side\":\"agent\",\"x-method\":\"authenticate\"}",
+            &[
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for the logout method.
 ///
 /// Terminates the current authenticated session.
@@ -14291,6 +20217,24 @@ impl LogoutRequest {
     pub const METHOD: &'static str = "logout";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LogoutRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LogoutRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LogoutRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for the logout method.\\n\\nTerminates the current authenticated session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"logout\"}",
+            &[],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Request parameters for creating a new session.
@@ -14373,6 +20317,30 @@ impl NewSessionRequest {
     pub const METHOD: &'static str = "session/new";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NewSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's filesystem scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"cwd\",\"mcpServers\"],\"x-side\":\"agent\",\"x-method\":\"session/new\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for creating a new session.
@@ -14481,6 +20449,36 @@ impl NewSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NewSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's filesystem scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the new session.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent uses its\\nown default instructions. Clients MUST only send this when the Agent\\nadvertises `sessionCapabilities.systemPrompt`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"cwd\",\"mcpServers\"],\"x-side\":\"agent\",\"x-method\":\"session/new\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
@@ -14583,6 +20581,44 @@ impl McpServer {
             Self::Sse(_) => ::core::option::Option::Some("sse"),
             Self::Stdio(_) => ::core::option::Option::None,
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServer {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServer")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServer"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.http` is `true`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}]},{\"description\":\"SSE transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"sse\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerSse\"}]},{\"title\":\"stdio\",\"description\":\"Stdio transport configuration\\n\\nAll Agents MUST support this transport.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}]}]}",
+            &[
+                (
+                    "McpServerHttp",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerHttp>()
+                    },
+                ),
+                (
+                    "McpServerSse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerSse>()
+                    },
+                ),
+                (
+                    "McpServerStdio",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerStdio>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -14712,6 +20748,50 @@ impl McpServer {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServer {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServer")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServer"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.http` is `true`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}]},{\"description\":\"SSE transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"sse\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerSse\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration\\n\\nOnly available when the Agent capabilities indicate `mcp_capabilities.acp` is `true`.\\nThe MCP server is provided by an ACP component and communicates over the ACP channel.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"acp\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcp\"}]},{\"title\":\"stdio\",\"description\":\"Stdio transport configuration\\n\\nAll Agents MUST support this transport.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}]}]}",
+            &[
+                (
+                    "McpServerAcp",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcp>()
+                    },
+                ),
+                (
+                    "McpServerHttp",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerHttp>()
+                    },
+                ),
+                (
+                    "McpServerSse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerSse>()
+                    },
+                ),
+                (
+                    "McpServerStdio",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerStdio>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -14755,6 +20835,24 @@ impl HttpHeader {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for HttpHeader {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("HttpHeader")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "HttpHeader"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An HTTP header to set when making requests to the MCP server.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"The name of the HTTP header.\",\"type\":\"string\"},\"value\":{\"description\":\"The value to set for the HTTP header.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"value\"]}",
+            &[],
+        )
     }
 }
 /// HTTP transport configuration for MCP.
@@ -14810,6 +20908,29 @@ impl McpServerHttp {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerHttp {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerHttp")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerHttp"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"HTTP transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"url\":{\"description\":\"URL to the MCP server.\",\"type\":\"string\"},\"headers\":{\"description\":\"HTTP headers to set when making requests to the MCP server.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/HttpHeader\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"url\",\"headers\"]}",
+            &[
+                (
+                    "HttpHeader",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<HttpHeader>(),
+                ),
+            ],
+        )
+    }
+}
 /// SSE transport configuration for MCP.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -14861,6 +20982,29 @@ impl McpServerSse {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerSse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerSse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerSse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"SSE transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"url\":{\"description\":\"URL to the MCP server.\",\"type\":\"string\"},\"headers\":{\"description\":\"HTTP headers to set when making requests to the MCP server.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/HttpHeader\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"url\",\"headers\"]}",
+            &[
+                (
+                    "HttpHeader",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<HttpHeader>(),
+                ),
+            ],
+        )
     }
 }
 /// Stdio transport configuration for MCP.
@@ -14916,6 +21060,31 @@ impl McpServerStdio {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerStdio {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerStdio")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerStdio"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Stdio transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"command\":{\"description\":\"Absolute path to the MCP server executable.\",\"type\":\"string\"},\"args\":{\"description\":\"Command-line arguments to pass to the MCP server.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"env\":{\"description\":\"Environment variables to set when launching the MCP server.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"command\",\"args\",\"env\"]}",
+            &[
+                (
+                    "EnvVariable",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EnvVariable>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -15007,6 +21176,34 @@ impl LoadSessionRequest {
     pub const METHOD: &'static str = "session/load";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LoadSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LoadSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LoadSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for loading an existing session.\\n\\nOnly available if the Agent supports the `loadSession` capability.\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"type\":\"object\",\"properties\":{\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the loaded\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"sessionId\":{\"description\":\"The ID of the session to load.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"mcpServers\",\"cwd\",\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/load\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for loading an existing session.
@@ -15125,6 +21322,40 @@ impl LoadSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LoadSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LoadSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LoadSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for loading an existing session.\\n\\nOnly available if the Agent supports the `loadSession` capability.\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)\",\"type\":\"object\",\"properties\":{\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the loaded\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"sessionId\":{\"description\":\"The ID of the session to load.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the loaded session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the session or use its default instructions.\\nClients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`, and SHOULD send the same value they used\\nwhen the session was created.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"mcpServers\",\"cwd\",\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/load\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// Request parameters for listing existing sessions.
 ///
@@ -15203,6 +21434,25 @@ impl ListSessionsRequest {
     pub const METHOD: &'static str = "session/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListSessionsRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for listing existing sessions.\\n\\nOnly available if the Agent supports the `sessionCapabilities.list` capability.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"Filter sessions by working directory. Must be an absolute path.\",\"type\":[\"string\",\"null\"]},\"cursor\":{\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\",\"type\":[\"string\",\"null\"]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/list\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for listing existing sessions.
@@ -15308,6 +21558,32 @@ impl ListSessionsRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListSessionsRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for listing existing sessions.\\n\\nOnly available if the Agent supports the `sessionCapabilities.list` capability.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"Filter sessions by working directory. Must be an absolute path.\",\"type\":[\"string\",\"null\"]},\"cursor\":{\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\",\"type\":[\"string\",\"null\"]},\"archived\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nFilter sessions by archive state.\\n\\nOptional. Omitted and `null` are equivalent and mean `exclude`. Only send this when\\nthe Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and\\napplies before pagination. Clients keep the same value when following `nextCursor`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveFilter\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/list\"}",
+            &[
+                (
+                    "SessionArchiveFilter",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionArchiveFilter>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.delete` capability.
@@ -15353,6 +21629,29 @@ impl DeleteSessionRequest {
     pub const METHOD: &'static str = "session/delete";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DeleteSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DeleteSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DeleteSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for deleting an existing session from `session/list`.\\n\\nOnly available if the Agent supports the `sessionCapabilities.delete` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to delete.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/delete\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Request parameters for resuming an existing session.
@@ -15453,6 +21752,34 @@ impl ResumeSessionRequest {
     pub const METHOD: &'static str = "session/resume";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResumeSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session without returning previous messages (unlike `session/load`).\\nThis is useful for agents that can resume sessions but don't implement full session loading.\\n\\nOnly available if the Agent supports the `sessionCapabilities.resume` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to resume.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/resume\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for resuming an existing session.
@@ -15581,6 +21908,40 @@ impl ResumeSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResumeSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session without returning previous messages (unlike `session/load`).\\nThis is useful for agents that can resume sessions but don't implement full session loading.\\n\\nOnly available if the Agent supports the `sessionCapabilities.resume` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to resume.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the resumed session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the session or use its default instructions.\\nClients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`, and SHOULD send the same value they used\\nwhen the session was created.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/resume\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for closing an active session.
 ///
 /// If supported, the agent **must** cancel any ongoing work related to the session
@@ -15630,6 +21991,29 @@ impl CloseSessionRequest {
     pub const METHOD: &'static str = "session/close";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CloseSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CloseSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CloseSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for closing an active session.\\n\\nIf supported, the agent **must** cancel any ongoing work related to the session\\n(treat it as if `session/cancel` was called) and then free up any resources\\nassociated with the session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.close` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to close.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/close\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 /// Request parameters for setting a session mode.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -15681,6 +22065,35 @@ impl SetSessionModeRequest {
     pub const METHOD: &'static str = "session/set_mode";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionModeRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionModeRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetSessionModeRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for setting a session mode.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to set the mode for.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"modeId\":{\"description\":\"The ID of the mode to set.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionModeId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"modeId\"],\"x-side\":\"agent\",\"x-method\":\"session/set_mode\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SessionModeId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeId>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// Request parameters for setting a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -15737,6 +22150,43 @@ impl SetSessionConfigOptionRequest {
     pub const METHOD: &'static str = "session/set_config_option";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequest"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for setting a session configuration option.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to set the configuration option for.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"configId\":{\"description\":\"The ID of the configuration option to set.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"configId\"],\"anyOf\":[{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"description\":\"The boolean value.\",\"type\":\"boolean\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"value_id\",\"description\":\"A `SessionConfigValueId` string value.\\n\\nThis is the default when `type` is absent on the wire. Unknown `type`\\nvalues with string payloads also gracefully deserialize into this\\nvariant.\",\"type\":\"object\",\"properties\":{\"value\":{\"description\":\"The value ID.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]}},\"required\":[\"value\"]}],\"x-side\":\"agent\",\"x-method\":\"session/set_config_option\"}",
+            &[
+                (
+                    "SessionConfigId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigId>()
+                    },
+                ),
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -15832,6 +22282,33 @@ impl SetSessionConfigOptionRequestType {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequestType"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"description\":\"The boolean value.\",\"type\":\"boolean\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"value_id\",\"description\":\"A `SessionConfigValueId` string value.\\n\\nThis is the default when `type` is absent on the wire. Unknown `type`\\nvalues with string payloads also gracefully deserialize into this\\nvariant.\",\"type\":\"object\",\"properties\":{\"value\":{\"description\":\"The value ID.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]}},\"required\":[\"value\"]}]}",
+            &[
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -15844,6 +22321,26 @@ impl SetSessionConfigOptionRequestTypeBoolean {
     /// Creates a `SetSessionConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
     pub fn new(value: impl ::core::convert::Into<bool>) -> Self {
         Self { value: value.into() }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeBoolean")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeBoolean"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"description\":\"The boolean value.\",\"type\":\"boolean\"}},\"required\":[\"type\",\"value\"]}",
+            &[],
+        )
     }
 }
 /// A `SessionConfigValueId` string value.
@@ -15862,6 +22359,33 @@ impl SetSessionConfigOptionRequestTypeValueId {
     /// Creates a `SetSessionConfigOptionRequestTypeValueId` from its required fields; every optional field is omitted.
     pub fn new(value: impl ::core::convert::Into<SessionConfigValueId>) -> Self {
         Self { value: value.into() }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeValueId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeValueId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeValueId"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"value_id\",\"description\":\"A `SessionConfigValueId` string value.\\n\\nThis is the default when `type` is absent on the wire. Unknown `type`\\nvalues with string payloads also gracefully deserialize into this\\nvariant.\",\"type\":\"object\",\"properties\":{\"value\":{\"description\":\"The value ID.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]}},\"required\":[\"value\"]}",
+            &[
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Request parameters for sending a user prompt to the agent.
@@ -15931,6 +22455,35 @@ impl PromptRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for sending a user prompt to the agent.\\n\\nContains the user's message and any additional context.\\n\\nSee protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to send this user message to\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"prompt\":{\"description\":\"The blocks of content that compose the user's message.\\n\\nAs a baseline, the Agent MUST support `text` and `resource_link` content blocks,\\nwhile other variants are optionally enabled via `PromptCapabilities`.\\n\\nThe Client MUST adapt its interface according to `PromptCapabilities`.\\n\\nThe client MAY include referenced pieces of context as either\\n`resource` or `resource_link` content blocks.\\n\\nWhen available, `resource` is preferred\\nas it avoids extra round-trips and allows the message to include\\npieces of context from sources the agent may not have access to.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"prompt\"],\"x-side\":\"agent\",\"x-method\":\"session/prompt\"}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
@@ -15980,6 +22533,94 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "CreateTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "KillTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalResponse>()
+                    },
+                ),
+                (
+                    "ReadTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileResponse>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+                (
+                    "TerminalOutputResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputResponse>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitResponse>()
+                    },
+                ),
+                (
+                    "WriteTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16002,6 +22643,90 @@ impl ClientResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "CreateTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "KillTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalResponse>()
+                    },
+                ),
+                (
+                    "ReadTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileResponse>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+                (
+                    "TerminalOutputResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputResponse>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitResponse>()
+                    },
+                ),
+                (
+                    "WriteTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -16153,6 +22878,86 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "CreateTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "KillTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalResponse>()
+                    },
+                ),
+                (
+                    "ReadTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileResponse>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalResponse>()
+                    },
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+                (
+                    "TerminalOutputResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputResponse>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitResponse>()
+                    },
+                ),
+                (
+                    "WriteTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16175,6 +22980,34 @@ impl ClientResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -16226,6 +23059,100 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "CreateTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "KillTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalResponse>()
+                    },
+                ),
+                (
+                    "MessageMcpResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpResponse>()
+                    },
+                ),
+                (
+                    "ReadTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileResponse>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+                (
+                    "TerminalOutputResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputResponse>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitResponse>()
+                    },
+                ),
+                (
+                    "WriteTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16248,6 +23175,96 @@ impl ClientResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "CreateTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "KillTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalResponse>()
+                    },
+                ),
+                (
+                    "MessageMcpResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpResponse>()
+                    },
+                ),
+                (
+                    "ReadTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileResponse>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+                (
+                    "TerminalOutputResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputResponse>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitResponse>()
+                    },
+                ),
+                (
+                    "WriteTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -16411,6 +23428,92 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "CreateTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateTerminalResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "KillTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<KillTerminalResponse>()
+                    },
+                ),
+                (
+                    "MessageMcpResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpResponse>()
+                    },
+                ),
+                (
+                    "ReadTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReadTextFileResponse>()
+                    },
+                ),
+                (
+                    "ReleaseTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReleaseTerminalResponse>()
+                    },
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+                (
+                    "TerminalOutputResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputResponse>()
+                    },
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WaitForTerminalExitResponse>()
+                    },
+                ),
+                (
+                    "WriteTextFileResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<WriteTextFileResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16433,6 +23536,34 @@ impl ClientResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 /// Response to `fs/write_text_file`
@@ -16474,6 +23605,24 @@ impl WriteTextFileResponse {
     pub const METHOD: &'static str = "fs/write_text_file";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for WriteTextFileResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("WriteTextFileResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "WriteTextFileResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to `fs/write_text_file`\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"client\",\"x-method\":\"fs/write_text_file\"}",
+            &[],
+        )
+    }
 }
 /// Response containing the contents of a text file.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -16519,6 +23668,24 @@ impl ReadTextFileResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ReadTextFileResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ReadTextFileResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ReadTextFileResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response containing the contents of a text file.\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"Content payload returned by this response.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"content\"],\"x-side\":\"client\",\"x-method\":\"fs/read_text_file\"}",
+            &[],
+        )
+    }
+}
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16562,6 +23729,31 @@ impl RequestPermissionResponse {
     pub const METHOD: &'static str = "session/request_permission";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to a permission request.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"description\":\"The user's decision on the permission request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionOutcome\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"outcome\"],\"x-side\":\"client\",\"x-method\":\"session/request_permission\"}",
+            &[
+                (
+                    "RequestPermissionOutcome",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionOutcome>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq)]
@@ -16652,6 +23844,31 @@ impl RequestPermissionOutcome {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionOutcome {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionOutcome")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionOutcome"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The outcome of a permission request.\",\"oneOf\":[{\"description\":\"The prompt turn was cancelled before the user responded.\\n\\nWhen a client sends a `session/cancel` notification to cancel an ongoing\\nprompt turn, it MUST respond to all pending `session/request_permission`\\nrequests with this `cancelled` outcome.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"outcome\"]},{\"description\":\"The user selected one of the provided options.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"selected\"}},\"required\":[\"outcome\"],\"allOf\":[{\"$ref\":\"#/$defs/SelectedPermissionOutcome\"}]}],\"discriminator\":{\"propertyName\":\"outcome\"}}",
+            &[
+                (
+                    "SelectedPermissionOutcome",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SelectedPermissionOutcome>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// The user selected one of the provided options.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16688,6 +23905,31 @@ impl SelectedPermissionOutcome {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SelectedPermissionOutcome {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SelectedPermissionOutcome")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SelectedPermissionOutcome"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The user selected one of the provided options.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"description\":\"The ID of the option the user selected.\",\"allOf\":[{\"$ref\":\"#/$defs/PermissionOptionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"optionId\"]}",
+            &[
+                (
+                    "PermissionOptionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOptionId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Response containing the ID of the created terminal.
@@ -16733,6 +23975,29 @@ impl CreateTerminalResponse {
     pub const METHOD: &'static str = "terminal/create";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateTerminalResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateTerminalResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateTerminalResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response containing the ID of the created terminal.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"description\":\"The unique identifier for the created terminal.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"terminalId\"],\"x-side\":\"client\",\"x-method\":\"terminal/create\"}",
+            &[
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
 }
 /// Response containing the terminal output and exit status.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -16803,6 +24068,31 @@ impl TerminalOutputResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalOutputResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalOutputResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalOutputResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response containing the terminal output and exit status.\",\"type\":\"object\",\"properties\":{\"output\":{\"description\":\"The terminal output captured so far.\",\"type\":\"string\"},\"truncated\":{\"description\":\"Whether the output was truncated due to byte limits.\",\"type\":\"boolean\"},\"exitStatus\":{\"description\":\"Exit status if the command has completed.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalExitStatus\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"output\",\"truncated\"],\"x-side\":\"client\",\"x-method\":\"terminal/output\"}",
+            &[
+                (
+                    "TerminalExitStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalExitStatus>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Exit status of a terminal command.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16870,6 +24160,24 @@ impl TerminalExitStatus {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalExitStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalExitStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalExitStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Exit status of a terminal command.\",\"type\":\"object\",\"properties\":{\"exitCode\":{\"description\":\"The process exit code (may be null if terminated by signal).\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"signal\":{\"description\":\"The signal that terminated the process (may be null if exited normally).\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Response to terminal/release method
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -16909,6 +24217,24 @@ impl ReleaseTerminalResponse {
     pub const METHOD: &'static str = "terminal/release";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ReleaseTerminalResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ReleaseTerminalResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ReleaseTerminalResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to terminal/release method\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"client\",\"x-method\":\"terminal/release\"}",
+            &[],
+        )
+    }
 }
 /// Response containing the exit status of a terminal command.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -16983,6 +24309,24 @@ impl WaitForTerminalExitResponse {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for WaitForTerminalExitResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("WaitForTerminalExitResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "WaitForTerminalExitResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response containing the exit status of a terminal command.\",\"type\":\"object\",\"properties\":{\"exitCode\":{\"description\":\"The process exit code (may be null if terminated by signal).\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"signal\":{\"description\":\"The signal that terminated the process (may be null if exited normally).\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"client\",\"x-method\":\"terminal/wait_for_exit\"}",
+            &[],
+        )
+    }
+}
 /// Response to `terminal/kill` method
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -17022,6 +24366,24 @@ impl KillTerminalResponse {
     pub const METHOD: &'static str = "terminal/kill";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for KillTerminalResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("KillTerminalResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "KillTerminalResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to `terminal/kill` method\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"client\",\"x-method\":\"terminal/kill\"}",
+            &[],
+        )
+    }
 }
 /// Response from the client to an elicitation request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -17070,6 +24432,31 @@ impl CreateElicitationResponse {
     pub const METHOD: &'static str = "elicitation/create";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateElicitationResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from the client to an elicitation request.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nOptional. Omitted and `null` are equivalent and mean no metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses. They MUST NOT treat it as a known elicitation action.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}],\"x-side\":\"client\",\"x-method\":\"elicitation/create\"}",
+            &[
+                (
+                    "ElicitationAcceptAction",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationAcceptAction>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -17188,6 +24575,33 @@ impl CreateElicitationResponseAction {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationResponseAction {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationResponseAction")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "CreateElicitationResponseAction"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses. They MUST NOT treat it as a known elicitation action.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "ElicitationAcceptAction",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationAcceptAction>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Allowed wire representations for `ElicitationContentValue`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -17265,6 +24679,24 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
         )
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationContentValue {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationContentValue")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationContentValue"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allowed wire representations for `ElicitationContentValue`.\",\"anyOf\":[{\"title\":\"String\",\"description\":\"String value accepted in elicitation response content.\",\"type\":\"string\"},{\"title\":\"Integer\",\"description\":\"Integer value accepted in elicitation response content.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Number\",\"description\":\"Number value accepted in elicitation response content.\",\"type\":\"number\",\"format\":\"double\"},{\"title\":\"Boolean\",\"description\":\"Boolean value accepted in elicitation response content.\",\"type\":\"boolean\"},{\"title\":\"StringArray\",\"description\":\"String array value accepted in elicitation response content.\",\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}",
+            &[],
+        )
+    }
+}
 /// The user accepted the elicitation and provided content.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -17296,6 +24728,31 @@ impl ElicitationAcceptAction {
     ) -> Self {
         self.content = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationAcceptAction {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationAcceptAction")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationAcceptAction"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The user accepted the elicitation and provided content.\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"The user-provided content, if any, as an object matching the requested schema.\",\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationContentValue\"}}}}",
+            &[
+                (
+                    "ElicitationContentValue",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationContentValue>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -17331,6 +24788,38 @@ impl ClientNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -17405,6 +24894,38 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CancelNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -17438,6 +24959,44 @@ impl ClientNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "MessageMcpNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -17528,6 +25087,44 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CancelNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "MessageMcpNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Notification to cancel ongoing operations for a session.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
@@ -17574,6 +25171,29 @@ impl CancelNotification {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification to cancel ongoing operations for a session.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to cancel operations for.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/cancel\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
@@ -17619,6 +25239,29 @@ impl CancelRequestNotification {
     pub const METHOD: &'static str = "$/cancel_request";
     /// The side that handles the method (`x-side`): `protocol`.
     pub const SIDE: &'static str = "protocol";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelRequestNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelRequestNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelRequestNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification to cancel an ongoing request.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)\",\"type\":\"object\",\"properties\":{\"requestId\":{\"description\":\"The ID of the request to cancel.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"requestId\"],\"x-side\":\"protocol\",\"x-method\":\"$/cancel_request\"}",
+            &[
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -17703,6 +25346,38 @@ impl MessageMcpRequest {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `mcp/message`.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"description\":\"The declared ACP MCP server receiving this request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcpId\"}]},\"requestId\":{\"description\":\"The caller-generated identifier for the inner MCP request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpRequestId\"}]},\"method\":{\"description\":\"The inner MCP method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Optional inner MCP params.\\n\\nIf omitted or set to `null`, the inner MCP message has no params.\",\"type\":[\"object\",\"null\"],\"additionalProperties\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-side\":\"client\",\"x-method\":\"mcp/message\"}",
+            &[
+                (
+                    "McpRequestId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpRequestId>()
+                    },
+                ),
+                (
+                    "McpServerAcpId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcpId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -17763,6 +25438,25 @@ impl ::core::borrow::Borrow<str> for McpServerAcpId {
 impl ::core::fmt::Display for McpServerAcpId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerAcpId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerAcpId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerAcpId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for an MCP server using the ACP transport.\\n\\nThe value is opaque and generated by the ACP component providing the MCP server. It is\\nused by `mcp/message` to route requests to the component that declared the server.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -17829,6 +25523,25 @@ impl ::core::fmt::Display for McpRequestId {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpRequestId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpRequestId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpRequestId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nIdentifies an inner MCP request active against a server on this ACP connection.\\n\\nGenerated by the caller and preserved unchanged by proxies. This is distinct\\nfrom the outer ACP JSON-RPC request ID.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -17889,6 +25602,34 @@ impl SessionSystemPromptCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionSystemPromptCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionSystemPromptCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for client-provided system prompts.\\n\\nSupplying `{}` means the agent supports `systemPrompt` on session lifecycle\\nrequests in `append` mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Delivery modes the agent supports in addition to `append`.\\n\\nOptional. Omitted or `null` both mean the agent supports only `append`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptModeCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionSystemPromptModeCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionSystemPromptModeCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -17957,6 +25698,34 @@ impl SessionSystemPromptModeCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionSystemPromptModeCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionSystemPromptModeCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem prompt delivery modes the agent supports in addition to `append`.\\n\\n`append` has no entry because every agent advertising\\n`sessionCapabilities.systemPrompt` supports it.\",\"type\":\"object\",\"properties\":{\"override\":{\"description\":\"Whether the agent supports `override` mode.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptOverrideCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionSystemPromptOverrideCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionSystemPromptOverrideCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18000,6 +25769,27 @@ impl SessionSystemPromptOverrideCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionSystemPromptOverrideCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionSystemPromptOverrideCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `override` system prompt mode.\\n\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18039,6 +25829,25 @@ impl SessionForkCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionForkCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionForkCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionForkCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/fork` method.\\n\\nSupplying `{}` means the agent supports forking sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -18085,6 +25894,25 @@ impl SessionArchiveCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionArchiveCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionArchiveCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionArchiveCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for `session/archive` and `session/unarchive`.\\n\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18124,6 +25952,25 @@ impl SessionStatusCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatusCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatusCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatusCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/status` method.\\n\\nSupplying `{}` means the agent supports checking session status.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -18170,6 +26017,25 @@ impl SessionTitleCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionTitleCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionTitleCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionTitleCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for Client-set session titles.\\n\\nSupplying `{}` means the agent supports `session/set_title`. Agents report titles\\nthrough `session/list` and `session_info_update` without this capability.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18212,6 +26078,25 @@ impl AuthStatusCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAuth status capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18251,6 +26136,25 @@ impl ProvidersCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProvidersCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProvidersCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProvidersCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports provider configuration methods.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -18305,6 +26209,32 @@ impl ListProvidersResponse {
     pub const METHOD: &'static str = "providers/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListProvidersResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListProvidersResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListProvidersResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/list`.\",\"type\":\"object\",\"properties\":{\"providers\":{\"description\":\"Configurable providers with current routing info suitable for UI display.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ProviderInfo\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providers\"],\"x-side\":\"agent\",\"x-method\":\"providers/list\"}",
+            &[
+                (
+                    "ProviderInfo",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProviderInfo>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18385,6 +26315,42 @@ impl ProviderInfo {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProviderInfo {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProviderInfo")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProviderInfo"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nInformation about a configurable LLM provider.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"description\":\"Provider identifier, for example \\\"main\\\" or \\\"openai\\\".\",\"allOf\":[{\"$ref\":\"#/$defs/ProviderId\"}]},\"supported\":{\"description\":\"Supported protocol types for this provider.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/LlmProtocol\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"required\":{\"description\":\"Whether this provider is mandatory and cannot be disabled via `providers/disable`.\\nIf true, clients must not call `providers/disable` for this provider ID.\",\"type\":\"boolean\"},\"current\":{\"description\":\"Current effective non-secret routing config.\\nNull or omitted means provider is disabled.\",\"anyOf\":[{\"$ref\":\"#/$defs/ProviderCurrentConfig\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providerId\",\"supported\",\"required\"]}",
+            &[
+                (
+                    "LlmProtocol",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LlmProtocol>()
+                    },
+                ),
+                (
+                    "ProviderCurrentConfig",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProviderCurrentConfig>()
+                    },
+                ),
+                (
+                    "ProviderId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ProviderId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18442,6 +26408,25 @@ impl ::core::borrow::Borrow<str> for ProviderId {
 impl ::core::fmt::Display for ProviderId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProviderId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProviderId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProviderId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for a configurable LLM provider.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -18594,6 +26579,25 @@ impl ::core::convert::From<&str> for LlmProtocol {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LlmProtocol {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LlmProtocol")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LlmProtocol"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWell-known API protocol identifiers for LLM providers.\\n\\nAgents and clients MUST handle unknown protocol identifiers gracefully.\\n\\nProtocol names beginning with `_` are free for custom use, like other ACP extension methods.\\nProtocol names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Anthropic API protocol.\",\"type\":\"string\",\"const\":\"anthropic\"},{\"description\":\"OpenAI API protocol.\",\"type\":\"string\",\"const\":\"openai\"},{\"description\":\"Azure OpenAI API protocol.\",\"type\":\"string\",\"const\":\"azure\"},{\"description\":\"Google Vertex AI API protocol.\",\"type\":\"string\",\"const\":\"vertex\"},{\"description\":\"AWS Bedrock API protocol.\",\"type\":\"string\",\"const\":\"bedrock\"},{\"title\":\"other\",\"description\":\"Unknown or custom protocol.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18645,6 +26649,32 @@ impl ProviderCurrentConfig {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProviderCurrentConfig {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProviderCurrentConfig")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProviderCurrentConfig"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCurrent effective non-secret routing configuration for a provider.\",\"type\":\"object\",\"properties\":{\"apiType\":{\"description\":\"Protocol currently used by this provider.\",\"allOf\":[{\"$ref\":\"#/$defs/LlmProtocol\"}]},\"baseUrl\":{\"description\":\"Base URL currently used by this provider.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"apiType\",\"baseUrl\"]}",
+            &[
+                (
+                    "LlmProtocol",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LlmProtocol>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18692,6 +26722,25 @@ impl SetProviderResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetProviderResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetProviderResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetProviderResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/set`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"providers/set\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18737,6 +26786,25 @@ impl DisableProviderResponse {
     pub const METHOD: &'static str = "providers/disable";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DisableProviderResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DisableProviderResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DisableProviderResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/disable`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"providers/disable\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18813,6 +26881,36 @@ impl AuthStatusResponse {
     pub const METHOD: &'static str = "auth/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthState\"}]},\"accounts\":{\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"state\"],\"x-side\":\"agent\",\"x-method\":\"auth/status\"}",
+            &[
+                (
+                    "AuthAccount",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthAccount>()
+                    },
+                ),
+                (
+                    "AuthState",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthState>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -18957,6 +27055,25 @@ impl ::core::convert::From<&str> for AuthState {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthState {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthState")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthState"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe agent's overall authentication state.\",\"anyOf\":[{\"description\":\"Credentials are configured. This does not guarantee that they are valid.\",\"type\":\"string\",\"const\":\"authenticated\"},{\"description\":\"The user needs to sign in. This includes credentials that are missing,\\nexpired, or known to be invalid.\",\"type\":\"string\",\"const\":\"unauthenticated\"},{\"description\":\"No authentication is needed, for example because the agent uses a local model.\",\"type\":\"string\",\"const\":\"not_required\"},{\"description\":\"The agent cannot currently determine the state.\",\"type\":\"string\",\"const\":\"unknown\"},{\"title\":\"other\",\"description\":\"Custom or future authentication state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19086,6 +27203,25 @@ impl AuthAccount {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthAccount {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthAccount")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthAccount"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn account or credential the agent has configured, such as a signed-in user\\naccount or an API key.\\n\\nAll fields are display information only. Clients MUST NOT use them as stable\\naccount identifiers, and SHOULD NOT log them or send them elsewhere, such as to\\ntelemetry.\",\"type\":\"object\",\"properties\":{\"label\":{\"description\":\"Human-readable name for the account, suitable for display on its own,\\nfor example `Claude Max`, `OpenAI API key`, or `Vertex AI`.\",\"type\":\"string\"},\"active\":{\"description\":\"Whether the agent currently uses this account by default.\\n\\nSeveral accounts MAY be active, for example one per provider.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.\",\"type\":[\"boolean\",\"null\"],\"x-deserialize-default-on-error\":true},\"name\":{\"description\":\"Display name of the user, such as a username or full name.\\n\\nOptional. Omitted and `null` are equivalent and mean no name is reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"email\":{\"description\":\"Email address of the user.\\n\\nOptional. Omitted and `null` are equivalent and mean no email is reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"organization\":{\"description\":\"Display name of the organization, team, or workspace the account is using.\\n\\nOptional. Omitted and `null` are equivalent and mean no organization is reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"label\"]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19172,6 +27308,42 @@ impl ForkSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ForkSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ForkSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ForkSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from forking an existing session.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the newly created forked session.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"modes\":{\"description\":\"Initial mode state if supported by the Agent\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionModeState\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"configOptions\":{\"description\":\"Initial session configuration options if supported by the Agent.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/fork\"}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SessionModeState",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionModeState>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19219,6 +27391,25 @@ impl ArchiveSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ArchiveSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ArchiveSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from archiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/archive\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19264,6 +27455,25 @@ impl UnarchiveSessionResponse {
     pub const METHOD: &'static str = "session/unarchive";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnarchiveSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnarchiveSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from unarchiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/unarchive\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19320,6 +27530,32 @@ impl SessionStatusResponse {
     pub const METHOD: &'static str = "session/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatusResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatusResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatusResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from checking the status of a session.\\n\\nThe result is a snapshot. A session reported `open` may be closed or evicted before\\nthe Client's next request.\",\"type\":\"object\",\"properties\":{\"status\":{\"description\":\"Whether the Agent has the session in memory.\\n\\nRequired. Clients MUST treat a value they do not recognize as `saved`.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatus\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"status\"],\"x-side\":\"agent\",\"x-method\":\"session/status\"}",
+            &[
+                (
+                    "SessionStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatus>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19456,6 +27692,25 @@ impl ::core::convert::From<&str> for SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the Agent has a session in memory, as reported by `session/status`.\",\"anyOf\":[{\"description\":\"The Agent has the session in memory, for any connection.\\n\\nThis does not mean the requesting connection is attached to it. A Client that did\\nnot create or resume the session on its own connection MUST still call\\n`session/load` or `session/resume` before sending `session/prompt` or expecting\\n`session/update` notifications.\",\"type\":\"string\",\"const\":\"open\"},{\"description\":\"The Agent knows the session and can resume it, but does not have it in memory.\\n\\nThe Client can call `session/load` or `session/resume` to start it.\",\"type\":\"string\",\"const\":\"saved\"},{\"title\":\"other\",\"description\":\"Custom or future session status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants. Clients MUST treat a value they do not recognize as\\n`saved`.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19508,6 +27763,25 @@ impl SetSessionTitleResponse {
     pub const METHOD: &'static str = "session/set_title";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionTitleResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionTitleResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from setting the title of a session.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"The title the Agent stored.\\n\\nThis differs from the requested title if the Agent normalized it. Clients SHOULD\\ndisplay this value rather than the one they sent.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"title\"],\"x-side\":\"agent\",\"x-method\":\"session/set_title\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -19611,6 +27885,25 @@ impl Usage {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Usage {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Usage")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Usage"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage information for a prompt turn.\",\"type\":\"object\",\"properties\":{\"totalTokens\":{\"description\":\"Sum of all token types across session.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"inputTokens\":{\"description\":\"Total input tokens across all turns.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"outputTokens\":{\"description\":\"Total output tokens across all turns.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"thoughtTokens\":{\"description\":\"Total thought/reasoning tokens\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"cachedReadTokens\":{\"description\":\"Total cache read tokens.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"cachedWriteTokens\":{\"description\":\"Total cache write tokens.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"totalTokens\",\"inputTokens\",\"outputTokens\"]}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -19731,6 +28024,40 @@ impl PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanUpdateContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanUpdateContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUpdated content for a plan.\",\"oneOf\":[{\"description\":\"Structured plan entries.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanItems\"}]},{\"description\":\"A URI pointing to a file containing the plan.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"file\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanFile\"}]},{\"description\":\"Raw markdown content for the plan.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"markdown\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanMarkdown\"}]}],\"discriminator\":{\"propertyName\":\"type\"}}",
+            &[
+                (
+                    "PlanFile",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanFile>(),
+                ),
+                (
+                    "PlanItems",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanItems>(),
+                ),
+                (
+                    "PlanMarkdown",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanMarkdown>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19791,6 +28118,25 @@ impl ::core::fmt::Display for PlanId {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for a plan within a session.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19845,6 +28191,34 @@ impl PlanItems {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented as structured entries.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"entries\":{\"description\":\"The list of tasks to be accomplished.\\n\\nWhen updating an item-based plan, the agent must send a complete list of all entries\\nwith their current status. The client replaces that plan with each update.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PlanEntry\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\",\"entries\"]}",
+            &[
+                (
+                    "PlanEntry",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanEntry>(),
+                ),
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19893,6 +28267,30 @@ impl PlanFile {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanFile {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanFile")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanFile"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented by a file URI.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"uri\":{\"description\":\"The URI of the file containing the plan.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\",\"uri\"]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -19947,6 +28345,30 @@ impl PlanMarkdown {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanMarkdown {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanMarkdown")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanMarkdown"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented as raw markdown content.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"content\":{\"description\":\"Markdown content for the plan.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\",\"content\"]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19991,6 +28413,32 @@ impl PlanUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA content update for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"plan\":{\"description\":\"The updated plan content.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdateContent\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"plan\"]}",
+            &[
+                (
+                    "PlanUpdateContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanUpdateContent>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20032,6 +28480,30 @@ impl PlanRemoved {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanRemoved {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanRemoved")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanRemoved"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to remove.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\"]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20096,6 +28568,32 @@ impl SubagentSessionCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SubagentSessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SubagentSessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SubagentSessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-initiated session mutations permitted for a specific subagent session.\\n\\nA mutation requires an explicit per-child capability. Support for the method\\non ordinary sessions does not grant support on a child.\",\"type\":\"object\",\"properties\":{\"cancel\":{\"description\":\"Permits the client to cancel this child's current work without ending\\nthe session. Omitted or `null` means unsupported. An object (including\\n`{}`) means supported.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionCancelCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionCancelCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCancelCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20135,6 +28633,25 @@ impl SessionCancelCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCancelCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCancelCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCancelCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapability to cancel work in a subagent session without ending that session.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20282,6 +28799,50 @@ impl StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCurrent foreground-work state of a reusable child session.\\n\\nEach update is a whole-object snapshot. Idle does not terminate the child.\\nThe parent can message it again, transitioning it back to running.\\nBackground activity may still emit other session updates while idle.\",\"anyOf\":[{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/RunningStateUpdate\"}]},{\"description\":\"The child is ready to process another prompt.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/IdleStateUpdate\"}]},{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/RequiresActionStateUpdate\"}]},{\"description\":\"The Agent cannot currently determine foreground activity.\\n\\nThis replaces previously confirmed activity without ending the work or session.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/UnknownStateUpdate\"}]},{\"title\":\"other\",\"description\":\"Custom or future state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP variants.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Unrecognized state discriminator.\",\"type\":\"string\"}},\"required\":[\"state\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "IdleStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<IdleStateUpdate>()
+                    },
+                ),
+                (
+                    "RequiresActionStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequiresActionStateUpdate>()
+                    },
+                ),
+                (
+                    "RunningStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RunningStateUpdate>()
+                    },
+                ),
+                (
+                    "UnknownStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnknownStateUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// Foreground work is in progress.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -20313,6 +28874,25 @@ impl RunningStateUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RunningStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RunningStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RunningStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20349,6 +28929,30 @@ impl ErrorStopReason {
     pub fn error(mut self, value: impl ::core::convert::Into<Error>) -> Self {
         self.error = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ErrorStopReason {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ErrorStopReason")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ErrorStopReason"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDetails of a failure that ended a child's foreground work.\",\"type\":\"object\",\"properties\":{\"error\":{\"description\":\"The failure, as a JSON-RPC error object.\\n\\nOptional. Omitted or `null` both mean the agent is not reporting failure details.\\nAgents SHOULD include it.\",\"anyOf\":[{\"$ref\":\"#/$defs/Error\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true}}}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20412,6 +29016,36 @@ impl IdleStateUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IdleStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IdleStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The child is ready to process another prompt.\\n\\nAn omitted, `null`, or malformed `stopReason` means not reported.\",\"type\":\"object\",\"properties\":{\"usage\":{\"description\":\"**UNSTABLE** Token usage for completed foreground work.\\n\\nOptional. Omitted or `null` means not reported.\",\"anyOf\":[{\"$ref\":\"#/$defs/Usage\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true},\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted or `null` both mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Current work state](https://agentclientprotocol.com/rfds/subagents#current-work-state)\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The work ended successfully.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of allowed\\nagent requests.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work was cancelled.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because something failed.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"],\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Unrecognized stop reason.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                (
+                    "ErrorStopReason",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ErrorStopReason>()
+                    },
+                ),
+                (
+                    "Usage",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Usage>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20601,6 +29235,32 @@ impl IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IdleStateUpdateStopReason")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"The work ended successfully.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent reached the maximum number of allowed\\nagent requests.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work was cancelled.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The work ended because something failed.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"],\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Unrecognized stop reason.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                (
+                    "ErrorStopReason",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ErrorStopReason>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -20632,6 +29292,25 @@ impl RequiresActionStateUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequiresActionStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequiresActionStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequiresActionStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20678,6 +29357,25 @@ impl UnknownStateUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnknownStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnknownStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnknownStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe Agent cannot currently determine foreground activity.\\n\\nReport this when activity becomes unobservable, not merely because the child\\nhas been quiet. The Client MUST stop presenting the previous state as confirmed\\ncurrent activity, but may retain it as last known. A later state replaces this\\nsnapshot normally.\\n\\nThis is not a task outcome or session closure. It does not cancel work, resolve\\npending requests, or revoke capabilities. Capabilities are updated separately.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP for additional metadata.\\nImplementations MUST NOT make assumptions about values at these keys.\\nOptional. Omitted and `null` mean no metadata for this state snapshot.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20879,6 +29577,42 @@ impl SubagentUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SubagentUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SubagentUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SubagentUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the enclosing parent session created and owns a child session.\\n\\nLater updates modify the existing association's metadata, not its ownership.\\n\\nSent on the immediate parent session. The first update for an unknown\\n`sessionId` announces the child and MUST be sent\\nbefore any live child traffic or live message naming the child as sender\\nor recipient. Parents may message and reuse an announced child across\\nmultiple operations.\\nChild events are delivered automatically on the same connection. No child\\nload, resume, or subscription is needed.\\n\\nOnly the subagent session ID is required. Omitted patch fields keep their\\nprevious values. `null` clears them. Clearing capabilities disables child\\nmutations. Clearing state leaves current activity unset/unconfirmed: it does\\nnot imply idle, stop work, or create an `unknown` state snapshot. A concrete\\nstate replaces the entire previous state object, not the session.\\nThe title and description provide the parent's display metadata for the\\nchild. They do not replace the content of individual messages or operations.\\n`cwd` and `additionalDirectories` report where the Agent placed the child.\\nWhile unset, each inherits the immediate parent's effective value.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The opaque session ID identifying the child in all ACP messages.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"title\":{\"description\":\"The parent's human-readable display title for this child. It need not be unique.\\n\\nOmitted means unchanged. `null` clears it. If unset, the Client chooses\\na fallback presentation.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"The parent's human-readable description of the child's role or purpose.\\n\\nOmitted means unchanged. `null` clears it. If unset, the Client chooses\\na fallback presentation. This is current display metadata, not the\\nhistory of instructions sent to the child.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"capabilities\":{\"description\":\"Client-initiated session mutations permitted for this subagent session.\\n\\nOmitted means unchanged. `null` clears the capability set and disables\\nchild mutations. If never supplied, no session mutations are permitted.\\nRead-only operations retain their normal protocol semantics and capability\\nrequirements. A concrete object replaces the whole capability set.\",\"anyOf\":[{\"$ref\":\"#/$defs/SubagentSessionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"state\":{\"description\":\"Current state snapshot for the child session.\\n\\nOmitted means unchanged. `null` clears the current activity without\\nasserting idle or sending an `unknown` snapshot. A concrete state\\nreplaces the previous state object wholesale. If never supplied, the\\ncurrent activity is unset/unconfirmed.\",\"anyOf\":[{\"$ref\":\"#/$defs/StateUpdate\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"cwd\":{\"description\":\"The child's working directory. Must be an absolute path.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective working directory. Clients use this value for the child's\\nroot set and as the default terminal working directory.\",\"type\":[\"string\",\"null\"]},\"additionalDirectories\":{\"description\":\"Additional workspace roots for the child. Each path must be absolute.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective additional directories, independently of `cwd`. A concrete\\narray replaces the whole list. `[]` reports no additional directories.\\nClients use these values for the child's root set.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\\nOmitted means unchanged. `null` removes the metadata.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "StateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StateUpdate>()
+                    },
+                ),
+                (
+                    "SubagentSessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SubagentSessionCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21024,6 +29758,40 @@ impl SessionMessage {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionMessage {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionMessage")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionMessage"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn upsert for an inter-session message.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"Identifier of this message within the enclosing session's transcript.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"senderSessionId\":{\"description\":\"The sending session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"recipientSessionId\":{\"description\":\"The receiving session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"senderMessageId\":{\"description\":\"On an incoming view, the `messageId` of the same message's outgoing view in the\\nsender's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"recipientMessageId\":{\"description\":\"On an outgoing view, the `messageId` of the same message's incoming view in the\\nrecipient's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"content\":{\"description\":\"Omitted leaves content unchanged. `null` or `[]` clears it.\\nA non-empty array replaces all content.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"Omitted leaves metadata unchanged. `null` removes it.\\n\\nImplementations MUST NOT make assumptions about values in `_meta`.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21073,6 +29841,36 @@ impl SessionMessageChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionMessageChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionMessageChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionMessageChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA streamed content block of an inter-session message.\\n\\nA chunk carries only content. The message's participants and references come from\\n`session_message` upserts, which can arrive before, between, or after its chunks.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"Identifier of this message within the enclosing session's transcript.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"content\":{\"description\":\"A single content block appended to the message.\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"Optional and nullable chunk-scoped metadata. Omitted or `null` means none.\\n\\nImplementations MUST NOT make assumptions about values in `_meta`.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\",\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21156,6 +29954,36 @@ impl AuthStatusUpdateNotification {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusUpdateNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusUpdateNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification sent by the agent when its authentication status changes.\\n\\nCarries the same fields as the `auth/status` response. Agents that advertise the\\n`auth.status` capability MAY send it at any time after `initialize`, and SHOULD only\\nsend it when the reported status differs from the last one sent on the connection.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthState\"}]},\"accounts\":{\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"state\"],\"x-side\":\"client\",\"x-method\":\"auth/status_update\"}",
+            &[
+                (
+                    "AuthAccount",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthAccount>()
+                    },
+                ),
+                (
+                    "AuthState",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthState>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21199,6 +30027,25 @@ impl SubagentCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SubagentCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SubagentCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SubagentCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapability marker for exposing reusable child sessions as restricted ACP sessions.\\n\\nSupplying `{}` advertises support for child association and state updates,\\nsession-directed messages, and restricted-session semantics. The client\\nmust advertise this capability before the agent sends subagent updates or\\nsession-directed messages.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21236,6 +30083,25 @@ impl PlanCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for receiving `plan_update` and `plan_removed` session updates.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21284,6 +30150,25 @@ impl ListProvidersRequest {
     pub const METHOD: &'static str = "providers/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListProvidersRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListProvidersRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListProvidersRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"providers/list\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21373,6 +30258,36 @@ impl SetProviderRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetProviderRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetProviderRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetProviderRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/set`.\\n\\nReplaces the full configuration for one provider ID.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"description\":\"Provider ID to configure.\",\"allOf\":[{\"$ref\":\"#/$defs/ProviderId\"}]},\"apiType\":{\"description\":\"Protocol type for this provider.\",\"allOf\":[{\"$ref\":\"#/$defs/LlmProtocol\"}]},\"baseUrl\":{\"description\":\"Base URL for requests sent through this provider.\",\"type\":\"string\"},\"headers\":{\"description\":\"Full headers map for this provider.\\nMay include authorization, routing, or other integration-specific headers.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providerId\",\"apiType\",\"baseUrl\"],\"x-side\":\"agent\",\"x-method\":\"providers/set\"}",
+            &[
+                (
+                    "LlmProtocol",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LlmProtocol>()
+                    },
+                ),
+                (
+                    "ProviderId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ProviderId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21422,6 +30337,30 @@ impl DisableProviderRequest {
     pub const METHOD: &'static str = "providers/disable";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DisableProviderRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DisableProviderRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DisableProviderRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/disable`.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"description\":\"Provider ID to disable.\",\"allOf\":[{\"$ref\":\"#/$defs/ProviderId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providerId\"],\"x-side\":\"agent\",\"x-method\":\"providers/disable\"}",
+            &[
+                (
+                    "ProviderId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ProviderId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21474,6 +30413,25 @@ impl AuthStatusRequest {
     pub const METHOD: &'static str = "auth/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for the `auth/status` method.\\n\\nQueries the agent's current authentication state without changing it.\\n\\nAgents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn\\nwhether authentication is required.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"auth/status\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21530,6 +30488,32 @@ impl McpServerAcp {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerAcp {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerAcp")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerAcp"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration for MCP.\\n\\nThe MCP server is provided by an ACP component and communicates over the ACP channel\\nusing `mcp/message`.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"serverId\":{\"description\":\"Unique identifier for this MCP server, generated by the component providing it.\\n\\nProviders MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible\\non the same ACP connection.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcpId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"serverId\"]}",
+            &[
+                (
+                    "McpServerAcpId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcpId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21598,6 +30582,38 @@ impl SystemPrompt {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SystemPrompt {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SystemPrompt")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SystemPrompt"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-provided system-level instructions for a session.\\n\\nClients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`. Agents that cannot apply it, for example\\nbecause of an unadvertised mode or an unsupported content block type, MUST\\nreturn an error instead of creating, loading, resuming, or forking the\\nsession.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"How the Agent combines `content` with its own instructions.\\n\\nRequired. Agents MUST return an error for a mode they do not support rather than\\ntreating it as `append` or `override`.\",\"allOf\":[{\"$ref\":\"#/$defs/SystemPromptMode\"}]},\"content\":{\"description\":\"The system prompt content.\\n\\nAgents advertising the capability MUST accept `text` content blocks.\\nClients MUST NOT send other content block types until a future\\ncapability allows them, and Agents MUST return an error for content\\nblocks they do not support.\\n\\nClients MUST NOT send an empty array. Agents MAY reject one with\\n`-32602` without creating, loading, resuming, or forking the session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"mode\",\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "SystemPromptMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPromptMode>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21745,6 +30761,25 @@ impl ::core::convert::From<&str> for SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SystemPromptMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SystemPromptMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SystemPromptMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nHow the Agent combines a client-provided system prompt with its own instructions.\\n\\nUnknown modes are preserved so they can be stored,\\nproxied, or forwarded. An Agent MUST return an error for a mode it does not\\nsupport rather than treating it as `append` or `override`.\",\"anyOf\":[{\"description\":\"Add the content to the Agent's own instructions rather than replacing them.\\n\\nEvery Agent that advertises `sessionCapabilities.systemPrompt` supports this mode.\\nAgents SHOULD give the content system-level precedence, for example in the\\nmodel's system prompt or developer instructions rather than in user-turn\\ncontent. Where it is placed and how it is formatted is implementation-defined.\",\"type\":\"string\",\"const\":\"append\"},{\"description\":\"Replace the Agent's built-in default instructions with the content.\\n\\nThis does not change tool availability, MCP servers, permissions, or session\\nconfiguration. Context the Agent supplies from the workspace or environment\\nMAY still be included. Clients that use this mode take responsibility for any\\ntool guidance or safety instructions the Agent's default instructions\\nprovided, and MUST only use it when the Agent advertises\\n`sessionCapabilities.systemPrompt.mode.override`.\",\"type\":\"string\",\"const\":\"override\"},{\"title\":\"other\",\"description\":\"Custom or future system prompt mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21882,6 +30917,25 @@ impl ::core::convert::From<&str> for SessionArchiveFilter {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionArchiveFilter {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionArchiveFilter")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionArchiveFilter"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhich sessions `session/list` returns based on their archive state.\\n\\nUnknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST\\nreturn `-32602` for a value it does not support rather than treating it as `exclude`.\",\"anyOf\":[{\"description\":\"Only sessions that are not archived. This is the default.\",\"type\":\"string\",\"const\":\"exclude\"},{\"description\":\"Both archived sessions and sessions that are not archived.\",\"type\":\"string\",\"const\":\"include\"},{\"description\":\"Only archived sessions.\",\"type\":\"string\",\"const\":\"only\"},{\"title\":\"other\",\"description\":\"Custom or future archive filter.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22012,6 +31066,40 @@ impl ForkSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ForkSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ForkSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ForkSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for forking an existing session.\\n\\nCreates a new session based on the context of an existing one, allowing\\noperations like generating summaries without affecting the original session's history.\\n\\nOnly available if the Agent supports the `session.fork` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to fork.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"type\":\"string\"},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the forked\\nsession.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the forked session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the source session or use its default\\ninstructions. Clients MUST only send this when the Agent advertises\\n`sessionCapabilities.systemPrompt`, and SHOULD send the same value they used\\nfor the source session.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/fork\"}",
+            &[
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22068,6 +31156,30 @@ impl ArchiveSessionRequest {
     pub const METHOD: &'static str = "session/archive";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ArchiveSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ArchiveSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for archiving a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.archive` capability.\\n\\nArchiving hides the session from default `session/list` results. It keeps the session ID\\nand saved history. If the session is active, the Agent MUST cancel any ongoing work and\\nfree the session's resources as if `session/close` had been called, then archive it.\\nArchiving an archived session succeeds. A session that does not exist gets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to archive.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/archive\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22129,6 +31241,30 @@ impl UnarchiveSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnarchiveSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnarchiveSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for unarchiving a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.archive` capability.\\n\\nUnarchiving returns the session to default `session/list` results with the same ID and\\nsaved history. It never loads or resumes the session. Clients that want to continue an\\narchived session SHOULD unarchive it before calling `session/load` or `session/resume`.\\nUnarchiving a session that is not archived succeeds. A session that does not exist\\ngets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to unarchive.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/unarchive\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22184,6 +31320,30 @@ impl SessionStatusRequest {
     pub const METHOD: &'static str = "session/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatusRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatusRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatusRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for checking the status of a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.status` capability.\\n\\n`session/status` MUST NOT have side effects. The Agent does not load, resume, create,\\nclose, or change the session, and does not attach the requesting connection to it.\\nA session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to check.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/status\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22257,6 +31417,30 @@ impl SetSessionTitleRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionTitleRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionTitleRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for setting the title of a session.\\n\\nOnly available if the Agent supports the `sessionCapabilities.title` capability.\\n\\nThe session does not need to be active on the connection. Any session the Agent would\\nreturn from `session/list` can be retitled. A session that does not exist gets `-32002`.\\n\\nThe Agent responds only after it has stored the title. After a successful response, the\\nAgent SHOULD NOT replace the title with one it generates automatically.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to retitle.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"title\":{\"description\":\"The new title for the session.\\n\\nRequired and non-null. Omission and explicit `null` are both invalid. The Agent MAY\\nnormalize the title before storing it, for example by trimming whitespace or\\ntruncating it. The Agent rejects a title that fails its validation, including one\\nthat is empty after normalization, with `-32602`.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"title\"],\"x-side\":\"agent\",\"x-method\":\"session/set_title\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// The successful outer ACP `mcp/message` response carries exactly one
@@ -22321,6 +31505,30 @@ impl MessageMcpResponse {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThe successful outer ACP `mcp/message` response carries exactly one\\ninner MCP outcome: an opaque result (including JSON null), or an MCP error.\\nOuter ACP errors are reserved for binding and runtime failures.\\n\\nBoth branches require their carrier key. An error must be a non-null object.\\nUnknown outer fields are ignored. Inner result and error fields are preserved.\\nCarrier `_meta` is optional. Null or invalid values are treated as absent.\\nSenders must include exactly one outcome. Receivers prefer `result` if both are present.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"description\":\"Optional ACP carrier metadata.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"result\"]},{\"title\":\"Error\",\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"description\":\"Required, non-null MCP error object.\",\"allOf\":[{\"$ref\":\"#/$defs/McpError\"}]},\"_meta\":{\"description\":\"Optional ACP carrier metadata.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"error\"]}],\"x-side\":\"client\",\"x-method\":\"mcp/message\"}",
+            &[
+                (
+                    "McpError",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpError>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -22357,6 +31565,25 @@ impl MessageMcpResponseResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"description\":\"Optional ACP carrier metadata.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"result\"]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A structured inner MCP error.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -22390,6 +31617,30 @@ impl MessageMcpResponseError {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"description\":\"Required, non-null MCP error object.\",\"allOf\":[{\"$ref\":\"#/$defs/McpError\"}]},\"_meta\":{\"description\":\"Optional ACP carrier metadata.\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"error\"]}",
+            &[
+                (
+                    "McpError",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpError>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22442,6 +31693,25 @@ impl McpError {
     ) -> Self {
         self.data = ::core::option::Option::Some(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nAn inner MCP error, distinct from an outer ACP binding or runtime error.\\n\\n`code` and `message` are required and non-null. `data` is optional.\\nExplicit `null` is preserved separately from an omitted key.\",\"type\":\"object\",\"properties\":{\"code\":{\"description\":\"Inner MCP error code. Never an ACP error code.\",\"type\":\"integer\",\"format\":\"int32\"},\"message\":{\"description\":\"Inner MCP error message.\",\"type\":\"string\"},\"data\":{\"description\":\"Optional error data. Explicit null is retained.\"}},\"required\":[\"code\",\"message\"],\"additionalProperties\":true}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22530,6 +31800,38 @@ impl MessageMcpNotification {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification parameters for `mcp/message`.\\n\\nSent by the provider to the consumer for an active request (including\\nsubscription acknowledgements and updates). The outer envelope has no `id`.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"description\":\"The declared ACP MCP server handling the associated request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcpId\"}]},\"requestId\":{\"description\":\"The identifier of the active inner MCP request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpRequestId\"}]},\"method\":{\"description\":\"The inner MCP method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Optional inner MCP params.\\n\\nIf omitted or set to `null`, the inner MCP message has no params.\",\"type\":[\"object\",\"null\"],\"additionalProperties\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-side\":\"agent\",\"x-method\":\"mcp/message\"}",
+            &[
+                (
+                    "McpRequestId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpRequestId>()
+                    },
+                ),
+                (
+                    "McpServerAcpId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcpId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -22569,6 +31871,42 @@ impl ProxyRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "InitializeProxyRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyRequest>()
+                    },
+                ),
+                (
+                    "ProxySuccessorRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22638,6 +31976,38 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]}",
+            &[
+                (
+                    "InitializeProxyRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyRequest>()
+                    },
+                ),
+                (
+                    "ProxySuccessorRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22668,6 +32038,32 @@ impl InitializeProxyRequest {
     pub const METHOD: &'static str = "proxy/initialize";
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeProxyRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeProxyRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeProxyRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `proxy/initialize`.\\n\\nA conductor sends `proxy/initialize` instead of `initialize` to every component that has a\\nsuccessor, which tells the component to run as a proxy. The params and the response are\\nthe same as for `initialize`. A conductor sends `initialize` to the final agent.\\n\\nThe params carry the protocol version the conductor selected: the client's requested\\nversion, unless the conductor supports only a lower one. Before answering successfully,\\nthe proxy MUST forward an `initialize` request to its successor through `proxy/successor`.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]}",
+            &[
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22760,6 +32156,25 @@ impl ProxySuccessorRequest {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxySuccessorRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxySuccessorRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` request.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one request: `method`\\nand `params` are the wrapped request's method and params.\\n\\nThe result or error of the wrapped request is returned unchanged, as the same JSON value,\\nas the result or error of the `proxy/successor` request. Errors the conductor returns\\nitself, for example because the successor has exited, are not wrapped results.\\n\\nTo cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`\\nrequest on the same connection. Cancellation is never forwarded to another hop.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"Method name of the wrapped request.\",\"type\":\"string\"},\"params\":{\"description\":\"Params of the wrapped request, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped request has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped request's own `_meta` stays inside these params.\"},\"_meta\":{\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"method\"],\"x-side\":\"proxy\",\"x-method\":\"proxy/successor\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -22806,6 +32221,46 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "InitializeProxyResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyResponse>()
+                    },
+                ),
+                (
+                    "ProxySuccessorResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -22828,6 +32283,42 @@ impl ProxyResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "InitializeProxyResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyResponse>()
+                    },
+                ),
+                (
+                    "ProxySuccessorResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22883,6 +32374,38 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}",
+            &[
+                (
+                    "InitializeProxyResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyResponse>()
+                    },
+                ),
+                (
+                    "ProxySuccessorResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -22905,6 +32428,34 @@ impl ProxyResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22934,6 +32485,32 @@ impl InitializeProxyResponse {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeProxyResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeProxyResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeProxyResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `proxy/initialize`.\\n\\nThe same as the `initialize` response. The proxy builds it from its successor's\\n`initialize` response and answers with the capabilities of the chain from itself onward.\\nIt MUST NOT change `protocolVersion`.\",\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]}",
+            &[
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22956,6 +32533,25 @@ impl ProxySuccessorResponse {
     pub const METHOD: &'static str = "proxy/successor";
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxySuccessorResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxySuccessorResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResult of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.\",\"x-side\":\"proxy\",\"x-method\":\"proxy/successor\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
@@ -22990,6 +32586,32 @@ impl ProxyNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotifications exchanged between a conductor and its proxies.\",\"anyOf\":[{\"title\":\"ProxySuccessorNotification\",\"description\":\"Forwards a notification to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a notification downstream. The conductor\\nsends it to the proxy to deliver a notification from the successor.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "ProxySuccessorNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -23074,6 +32696,25 @@ impl ProxySuccessorNotification {
     pub const METHOD: &'static str = "proxy/successor";
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxySuccessorNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxySuccessorNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` notification.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one notification: `method`\\nand `params` are the wrapped notification's method and params.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"Method name of the wrapped notification.\",\"type\":\"string\"},\"params\":{\"description\":\"Params of the wrapped notification, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped notification has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped notification's own `_meta` stays inside these params.\"},\"_meta\":{\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"method\"],\"x-side\":\"proxy\",\"x-method\":\"proxy/successor\"}",
+            &[],
+        )
+    }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

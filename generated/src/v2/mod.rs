@@ -4,7 +4,7 @@
 //! ACP v2 types, generated from the canonical JSON Schema.
 //!
 //! Items and fields that exist only in the unstable schema need the `unstable` feature.
-#![allow(clippy::large_enum_variant)]
+#![allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 #![allow(
     rustdoc::broken_intra_doc_links,
     rustdoc::bare_urls,
@@ -50,6 +50,46 @@ impl AgentRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -139,6 +179,42 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -179,6 +255,52 @@ impl AgentRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "MessageMcpRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -284,6 +406,48 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"MessageMcpRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nExchanges an MCP-over-ACP message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "MessageMcpRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpRequest>()
+                    },
+                ),
+                (
+                    "RequestPermissionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
 ///
 /// The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
@@ -329,6 +493,24 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             return ::core::result::Result::Ok(Self::Str(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("RequestId", &errors))
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.\\n\\nThe receiver MUST reply with the same value in the response. Each side chooses IDs for its own\\nrequests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while\\na request with it is still awaiting a response.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}",
+            &[],
+        )
     }
 }
 /// Request for user permission to proceed with an operation.
@@ -438,6 +620,41 @@ impl RequestPermissionRequest {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request for user permission to proceed with an operation.\\n\\nSent when the agent needs authorization before performing a sensitive operation.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID for this request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"title\":{\"description\":\"Human-readable title for the permission prompt.\\n\\nThis title is specific to the permission prompt and does not update any\\nsubject's displayed title.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional human-readable explanation of why permission is needed.\\n\\nThis text is specific to the permission prompt and does not update any\\nsubject's displayed content. Omitted and `null` are equivalent and mean no separate\\npermission description was provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"subject\":{\"description\":\"Optional structured context about the operation requiring permission.\\n\\nOmitted and `null` are equivalent and mean no structured subject was provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/RequestPermissionSubject\"},{\"type\":\"null\"}]},\"options\":{\"description\":\"Available permission options for the user to choose from.\\nMust contain at least one option.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PermissionOption\"},\"minItems\":1},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"title\",\"options\"],\"x-side\":\"client\",\"x-method\":\"session/request_permission\"}",
+            &[
+                (
+                    "PermissionOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOption>()
+                    },
+                ),
+                (
+                    "RequestPermissionSubject",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionSubject>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// A unique identifier for a conversation session between a client and agent.
 ///
 /// Each session has its own context, conversation history, and state, so one
@@ -490,6 +707,24 @@ impl ::core::borrow::Borrow<str> for SessionId {
 impl ::core::fmt::Display for SessionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A unique identifier for a conversation session between a client and agent.\\n\\nEach session has its own context, conversation history, and state, so one\\nagent can run several independent sessions.\\n\\nSee protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// The operation requiring permission.
@@ -602,6 +837,37 @@ impl RequestPermissionSubject {
             Self::Command(_) => ::core::option::Option::Some("command"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionSubject {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionSubject")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionSubject"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The operation requiring permission.\",\"anyOf\":[{\"description\":\"Permission is requested before executing a tool call.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallPermissionSubject\"}]},{\"description\":\"Permission is requested before running a command.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/CommandPermissionSubject\"}]},{\"title\":\"other\",\"description\":\"Custom or future permission subject.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this subject type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding permission\\nrequests, and otherwise display a generic permission prompt or decline it\\naccording to policy.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future permission subject type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "CommandPermissionSubject",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CommandPermissionSubject>()
+                    },
+                ),
+                (
+                    "ToolCallPermissionSubject",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallPermissionSubject>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Represents an upsert for a tool call that the language model has requested.
@@ -833,6 +1099,57 @@ impl ToolCallUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Represents an upsert for a tool call that the language model has requested.\\n\\nTool calls are actions that the agent executes on behalf of the language model,\\nsuch as reading files, executing code, or fetching data from external sources.\\n\\nOnly `toolCallId` is required. Other fields have patch semantics:\\nomitted fields leave the existing tool call value unchanged, `null` clears or\\nunsets the value, and concrete values replace the previous value. For\\ncollection fields, concrete arrays replace the previous collection, and both\\n`null` and `[]` clear the collection. A concrete `_meta` object instead\\npatches the stored metadata by top-level key. When a client receives a tool\\ncall ID it has not seen before, omitted fields start at their protocol defaults.\\n\\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"description\":\"Unique identifier for this tool call within the session.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallId\"}]},\"name\":{\"description\":\"Programmatic name of the tool being invoked.\\n\\nThis field is optional and has patch semantics. Omission means no\\nchange, `null` clears the name, and a string replaces it. For a tool\\ncall ID the client has not seen before, omission or `null` means that no\\ntool name is available.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"title\":{\"description\":\"Human-readable title describing what the tool is doing.\\n\\nOmission leaves the title unchanged, `null` unsets it, and a string replaces it.\\nA new tool call starts without a title.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"kind\":{\"description\":\"The category of tool being invoked.\\nHelps clients choose appropriate icons and UI treatment.\\n\\nOmission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.\\nA new tool call starts as `other`.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolKind\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"status\":{\"description\":\"Current execution status of the tool call.\\n\\nOmission leaves the status unchanged, `null` resets it to `pending`, and a value\\nreplaces it. A new tool call starts as `pending`.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallStatus\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"content\":{\"description\":\"Content produced by the tool call.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallContent\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"locations\":{\"description\":\"File locations affected by this tool call.\\nEnables \\\"follow-along\\\" features in clients.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ToolCallLocation\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"rawInput\":{\"description\":\"Raw input parameters sent to the tool.\",\"x-deserialize-default-on-error\":true},\"rawOutput\":{\"description\":\"Raw output returned by the tool.\",\"x-deserialize-default-on-error\":true},\"capabilities\":{\"description\":\"Client-initiated controls this tool call currently supports, such as cancellation.\\n\\nOmission leaves the capabilities unchanged, `null` clears them, and an object replaces\\nthe whole previous value. A new tool call starts with none.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"toolCallId\"]}",
+            &[
+                (
+                    "ToolCallCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallCapabilities>()
+                    },
+                ),
+                (
+                    "ToolCallContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallContent>()
+                    },
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+                (
+                    "ToolCallLocation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallLocation>()
+                    },
+                ),
+                (
+                    "ToolCallStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallStatus>()
+                    },
+                ),
+                (
+                    "ToolKind",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolKind>(),
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a tool call within a session.
 #[derive(
     Debug,
@@ -880,6 +1197,24 @@ impl ::core::borrow::Borrow<str> for ToolCallId {
 impl ::core::fmt::Display for ToolCallId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a tool call within a session.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Categories of tools that can be invoked.
@@ -1059,6 +1394,24 @@ impl ::core::convert::From<&str> for ToolKind {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolKind {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolKind")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolKind"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Categories of tools that can be invoked.\\n\\nTool kinds help clients choose appropriate icons and optimize how they\\ndisplay tool execution progress.\\n\\nSee protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)\",\"anyOf\":[{\"description\":\"Reading files or data.\",\"type\":\"string\",\"const\":\"read\"},{\"description\":\"Modifying files or content.\",\"type\":\"string\",\"const\":\"edit\"},{\"description\":\"Removing files or data.\",\"type\":\"string\",\"const\":\"delete\"},{\"description\":\"Moving or renaming files.\",\"type\":\"string\",\"const\":\"move\"},{\"description\":\"Searching for information.\",\"type\":\"string\",\"const\":\"search\"},{\"description\":\"Running commands or code.\",\"type\":\"string\",\"const\":\"execute\"},{\"description\":\"Internal reasoning or planning.\",\"type\":\"string\",\"const\":\"think\"},{\"description\":\"Retrieving external data.\",\"type\":\"string\",\"const\":\"fetch\"},{\"description\":\"Changing the session's mode, a [config option](https://agentclientprotocol.com/protocol/v2/session-config-options) with the `mode` category.\",\"type\":\"string\",\"const\":\"switch_mode\"},{\"description\":\"Other tool types (default).\",\"type\":\"string\",\"const\":\"other\"},{\"title\":\"unknown\",\"description\":\"Custom or future tool kind.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants. Clients display an unrecognized kind as `other`.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Execution status of a tool call.
 ///
 /// Tool calls progress through different statuses during their lifecycle.
@@ -1215,6 +1568,24 @@ impl ::core::convert::From<&str> for ToolCallStatus {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Execution status of a tool call.\\n\\nTool calls progress through different statuses during their lifecycle.\\n\\nSee protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)\",\"anyOf\":[{\"description\":\"The tool call hasn't started running yet, for example because its input is\\nstreaming, it is awaiting approval, or it is scheduled to run later.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The tool call is currently running.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The tool call has started, is not running now, and will not continue until\\nsomething resumes it. It may return to `in_progress` any number of times.\",\"type\":\"string\",\"const\":\"paused\"},{\"description\":\"The tool call completed successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"The tool call failed with an error.\",\"type\":\"string\",\"const\":\"failed\"},{\"description\":\"The tool call was cancelled before it completed.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future tool call status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients treat a tool call with an unrecognized status as still in progress.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Content produced by a tool call.
 ///
 /// Tool calls can produce different types of content including standard
@@ -1347,6 +1718,37 @@ impl ToolCallContent {
             Self::Terminal(_) => ::core::option::Option::Some("terminal"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Content produced by a tool call.\\n\\nTool calls can produce different types of content including standard\\ncontent blocks (text, images), file diffs, or display-only terminals.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)\",\"anyOf\":[{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"content\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Content\"}]},{\"description\":\"File modification shown as a diff.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"diff\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Diff\"}]},{\"description\":\"A display-only reference to an agent-owned terminal.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Terminal\"}]},{\"title\":\"other\",\"description\":\"Custom or future tool call content.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding tool call\\noutput, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future tool call content type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"content\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"diff\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "Content",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Content>(),
+                ),
+                (
+                    "Diff",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Diff>(),
+                ),
+                (
+                    "Terminal",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Terminal>(),
+                ),
+            ],
+        )
     }
 }
 /// Content blocks represent displayable information in the Agent Client Protocol.
@@ -1529,6 +1931,55 @@ impl ContentBlock {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ContentBlock {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ContentBlock")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ContentBlock"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Content blocks represent displayable information in the Agent Client Protocol.\\n\\nContent blocks appear in:\\n- User prompts sent via `session/prompt`\\n- Language model output reported through `session/update` notifications as\\n  message updates or streamed chunks\\n- Progress updates and results from tool calls\\n\\nThis structure is compatible with the Model Context Protocol (MCP), so agents can\\nforward content from MCP tool outputs without transformation.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)\",\"anyOf\":[{\"description\":\"Text content. May be plain text or formatted with Markdown.\\n\\nAll agents MUST support text content blocks in prompts.\\nClients SHOULD render this text as CommonMark and MAY support GitHub Flavored Markdown\\nextensions.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/TextContent\"}]},{\"description\":\"Images for visual context or analysis.\\n\\nRequires the `image` prompt capability when included in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"image\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/ImageContent\"}]},{\"description\":\"Audio data for transcription or analysis.\\n\\nRequires the `audio` prompt capability when included in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"audio\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/AudioContent\"}]},{\"description\":\"References to resources that the receiver may be able to read.\\n\\nAll agents MUST support resource links in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource_link\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/ResourceLink\"}]},{\"description\":\"Complete resource contents embedded directly in the message.\\n\\nPreferred for including context as it avoids extra round-trips.\\n\\nRequires the `embeddedContext` prompt capability when included in prompts.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/EmbeddedResource\"}]},{\"title\":\"other\",\"description\":\"Custom or future content block.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content block type should preserve\\nthe raw payload when storing, replaying, proxying, or forwarding content,\\nand otherwise ignore it or display it generically. Agents MUST reject a\\n`session/prompt` request with a content block type they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future content block type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"image\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"audio\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource_link\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"resource\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "AudioContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AudioContent>()
+                    },
+                ),
+                (
+                    "EmbeddedResource",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EmbeddedResource>()
+                    },
+                ),
+                (
+                    "ImageContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ImageContent>()
+                    },
+                ),
+                (
+                    "ResourceLink",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResourceLink>()
+                    },
+                ),
+                (
+                    "TextContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TextContent>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -1621,6 +2072,24 @@ impl Annotations {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Annotations {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Annotations")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Annotations"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Optional annotations for the client. The client can use annotations to inform how objects are used or displayed\",\"type\":\"object\",\"properties\":{\"audience\":{\"description\":\"Intended recipients for this content, such as the user or assistant.\\n\\nOmitted and `null` are equivalent and mean no audience is specified.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Role\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"lastModified\":{\"description\":\"Timestamp indicating when the underlying resource was last modified.\\n\\nShould be an ISO 8601 formatted string (e.g., \\\"2025-01-12T15:00:58Z\\\"), as in MCP.\\n\\nOmitted and `null` are equivalent and mean the modification time is not reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"priority\":{\"description\":\"Relative importance of this content when clients choose what to surface, from 0 (least\\nimportant) to 1 (most important).\\n\\nOmitted and `null` are equivalent and mean no priority is specified.\",\"type\":[\"number\",\"null\"],\"format\":\"double\",\"minimum\":0,\"maximum\":1,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[("Role", |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Role>())],
+        )
     }
 }
 /// The sender or recipient of messages and data in a conversation.
@@ -1736,6 +2205,24 @@ impl ::core::convert::From<&str> for Role {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Role {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Role")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Role"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The sender or recipient of messages and data in a conversation.\",\"anyOf\":[{\"description\":\"The assistant side of a conversation.\",\"type\":\"string\",\"const\":\"assistant\"},{\"description\":\"The user side of a conversation.\",\"type\":\"string\",\"const\":\"user\"},{\"title\":\"other\",\"description\":\"Custom or future role.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -1794,6 +2281,31 @@ impl TextContent {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TextContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TextContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TextContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Text provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"text\":{\"description\":\"Text payload carried by this content block.\",\"type\":\"string\"},\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"text\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// An Internet media type identifying the format of protocol content.
 #[derive(
     Debug,
@@ -1841,6 +2353,24 @@ impl ::core::borrow::Borrow<str> for MediaType {
 impl ::core::fmt::Display for MediaType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MediaType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MediaType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MediaType"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An Internet media type identifying the format of protocol content.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// An image provided to or from an LLM.
@@ -1930,6 +2460,35 @@ impl ImageContent {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ImageContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ImageContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ImageContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An image provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"data\":{\"description\":\"Base64-encoded media payload.\",\"type\":\"string\",\"contentEncoding\":\"base64\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"allOf\":[{\"$ref\":\"#/$defs/MediaType\"}]},\"uri\":{\"description\":\"URI associated with this resource or media payload.\\n\\nOmitted and `null` are equivalent and mean no URI is associated with the image.\",\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"x-deserialize-default-on-error\":true},\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"data\",\"mimeType\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
+    }
+}
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -1993,6 +2552,35 @@ impl AudioContent {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AudioContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AudioContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AudioContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Audio provided to or from an LLM.\",\"type\":\"object\",\"properties\":{\"data\":{\"description\":\"Base64-encoded media payload.\",\"type\":\"string\",\"contentEncoding\":\"base64\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\",\"allOf\":[{\"$ref\":\"#/$defs/MediaType\"}]},\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"data\",\"mimeType\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -2093,6 +2681,33 @@ impl Icon {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Icon {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Icon")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Icon"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An optionally-sized icon that can be displayed in a user interface.\",\"type\":\"object\",\"properties\":{\"src\":{\"description\":\"A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.\\nClients reject other schemes, fetch without credentials, and do not follow\\nscheme- or origin-changing redirects.\",\"type\":\"string\",\"format\":\"uri\"},\"mimeType\":{\"description\":\"Optional MIME type override if the source MIME type is missing or generic.\\n\\nOmitted and `null` are equivalent and mean the source MIME type is used.\",\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"sizes\":{\"description\":\"Optional array of strings that specify sizes at which the icon can be used.\\nEach string should be in `WxH` format (e.g., `\\\"48x48\\\"`, `\\\"96x96\\\"`) or\\n`\\\"any\\\"` for scalable formats like SVG.\\n\\nIf not provided, the client should assume that the icon can be used at any size.\\n\\nOmitted and `null` are equivalent and mean no sizes are specified.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"theme\":{\"description\":\"Optional theme this icon is designed for.\\n\\nOmitted and `null` are equivalent and mean the icon is not theme-specific.\",\"anyOf\":[{\"$ref\":\"#/$defs/IconTheme\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"src\"]}",
+            &[
+                (
+                    "IconTheme",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<IconTheme>(),
+                ),
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
     }
 }
 /// Theme an icon is designed for.
@@ -2206,6 +2821,24 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
 impl ::core::convert::From<&str> for IconTheme {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IconTheme {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IconTheme")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IconTheme"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Theme an icon is designed for.\",\"anyOf\":[{\"description\":\"Icon designed for light backgrounds.\",\"type\":\"string\",\"const\":\"light\"},{\"description\":\"Icon designed for dark backgrounds.\",\"type\":\"string\",\"const\":\"dark\"},{\"title\":\"other\",\"description\":\"Custom or future icon theme.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
     }
 }
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
@@ -2369,6 +3002,39 @@ impl ResourceLink {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResourceLink {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResourceLink")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResourceLink"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A link to a resource that the receiver may be able to read, included in a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name shown for this protocol object.\",\"type\":\"string\"},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":\"string\",\"format\":\"uri\"},\"title\":{\"description\":\"Optional display title for end-user UI.\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Optional human-readable details shown with this protocol object.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"icons\":{\"description\":\"Optional set of sized icons that the client can display in a user interface.\\n\\nOmitted and `null` are equivalent and mean no icons are provided.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/Icon\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\\n\\nOmitted and `null` are equivalent and mean the MIME type is not specified.\",\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"size\":{\"description\":\"Optional size of the linked resource in bytes, if known.\\n\\nOmitted and `null` are equivalent and mean the size is not known.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"uri\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+                (
+                    "Icon",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Icon>(),
+                ),
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
+    }
+}
 /// Resource content that can be embedded in a message.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -2415,6 +3081,37 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("EmbeddedResourceResource", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EmbeddedResourceResource {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EmbeddedResourceResource")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Resource content that can be embedded in a message.\",\"anyOf\":[{\"title\":\"TextResourceContents\",\"description\":\"Text resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/TextResourceContents\"}]},{\"title\":\"BlobResourceContents\",\"description\":\"Binary resource contents embedded directly in the message.\",\"allOf\":[{\"$ref\":\"#/$defs/BlobResourceContents\"}]}]}",
+            &[
+                (
+                    "BlobResourceContents",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BlobResourceContents>()
+                    },
+                ),
+                (
+                    "TextResourceContents",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TextResourceContents>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -2482,6 +3179,29 @@ impl TextResourceContents {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TextResourceContents {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TextResourceContents")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TextResourceContents"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Text-based resource contents.\",\"type\":\"object\",\"properties\":{\"text\":{\"description\":\"Text payload carried by this content block.\",\"type\":\"string\"},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":\"string\",\"format\":\"uri\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\\n\\nOmitted and `null` are equivalent and mean the MIME type is not specified.\",\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"text\",\"uri\"]}",
+            &[
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
+    }
+}
 /// Binary resource contents.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2546,6 +3266,29 @@ impl BlobResourceContents {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BlobResourceContents {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BlobResourceContents")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BlobResourceContents"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Binary resource contents.\",\"type\":\"object\",\"properties\":{\"blob\":{\"description\":\"Base64-encoded bytes for a binary resource payload.\",\"type\":\"string\",\"contentEncoding\":\"base64\"},\"uri\":{\"description\":\"URI associated with this resource or media payload.\",\"type\":\"string\",\"format\":\"uri\"},\"mimeType\":{\"description\":\"MIME type describing the encoded media payload.\\n\\nOmitted and `null` are equivalent and mean the MIME type is not specified.\",\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"blob\",\"uri\"]}",
+            &[
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2604,6 +3347,37 @@ impl EmbeddedResource {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EmbeddedResource {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EmbeddedResource")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EmbeddedResource"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The contents of a resource, embedded into a prompt or tool call result.\",\"type\":\"object\",\"properties\":{\"resource\":{\"description\":\"Embedded resource payload, either text or binary data.\",\"allOf\":[{\"$ref\":\"#/$defs/EmbeddedResourceResource\"}]},\"annotations\":{\"description\":\"Optional annotations that help clients decide how to display or route this content.\\n\\nOmitted and `null` are equivalent and mean no annotations are provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/Annotations\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"resource\"]}",
+            &[
+                (
+                    "Annotations",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Annotations>()
+                    },
+                ),
+                (
+                    "EmbeddedResourceResource",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EmbeddedResourceResource>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Standard content block (text, images, resources).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -2640,6 +3414,31 @@ impl Content {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Content {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Content")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Content"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Standard content block (text, images, resources).\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"The actual content block.\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// One file-level change described by a `Diff`.
@@ -2715,6 +3514,47 @@ impl DiffChange {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffChange {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffChange")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffChange"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"One file-level change described by a `Diff`.\\n\\nStructured change metadata lets clients identify affected files and\\noperations without parsing the text patch.\",\"type\":\"object\",\"properties\":{\"fileType\":{\"description\":\"File content kind after the operation (for `delete`, of the deleted file).\\n\\nOmitted and `null` are equivalent and mean the content kind is unknown.\",\"anyOf\":[{\"$ref\":\"#/$defs/DiffFileType\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"mimeType\":{\"description\":\"MIME type of the file contents after the operation (for `delete`, of the deleted file).\\n\\nOmitted and `null` are equivalent and mean the MIME type is unknown.\",\"anyOf\":[{\"$ref\":\"#/$defs/MediaType\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"anyOf\":[{\"description\":\"A file was added.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}]},{\"description\":\"A file was deleted.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}]},{\"description\":\"A file was modified in place.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}]},{\"description\":\"A file was moved or renamed.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}]},{\"description\":\"A file was copied.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}]},{\"title\":\"other\",\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"operation\":{\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"operation\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "DiffFileType",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DiffFileType>()
+                    },
+                ),
+                (
+                    "DiffPathChange",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DiffPathChange>()
+                    },
+                ),
+                (
+                    "DiffPathPairChange",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DiffPathPairChange>()
+                    },
+                ),
+                (
+                    "MediaType",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MediaType>(),
+                ),
+            ],
+        )
     }
 }
 /// The part of [`DiffChange`] chosen by its `operation` property.
@@ -2890,6 +3730,37 @@ impl DiffChangeOperation {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffChangeOperation {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffChangeOperation")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffChangeOperation"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"A file was added.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}]},{\"description\":\"A file was deleted.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}]},{\"description\":\"A file was modified in place.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathChange\"}]},{\"description\":\"A file was moved or renamed.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}]},{\"description\":\"A file was copied.\",\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"],\"allOf\":[{\"$ref\":\"#/$defs/DiffPathPairChange\"}]},{\"title\":\"other\",\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"operation\":{\"description\":\"Custom or future file operation.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"operation\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"add\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"delete\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"modify\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"move\"}},\"required\":[\"operation\"]},{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"const\":\"copy\"}},\"required\":[\"operation\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "DiffPathChange",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DiffPathChange>()
+                    },
+                ),
+                (
+                    "DiffPathPairChange",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DiffPathPairChange>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Kind of file content represented by a diff change.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -3020,6 +3891,24 @@ impl ::core::convert::From<&str> for DiffFileType {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffFileType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffFileType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffFileType"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Kind of file content represented by a diff change.\",\"anyOf\":[{\"description\":\"Text content.\",\"type\":\"string\",\"const\":\"text\"},{\"description\":\"Binary or otherwise non-text content.\",\"type\":\"string\",\"const\":\"binary\"},{\"description\":\"Directory entry.\",\"type\":\"string\",\"const\":\"directory\"},{\"description\":\"Symbolic link.\",\"type\":\"string\",\"const\":\"symlink\"},{\"title\":\"other\",\"description\":\"Custom or future file type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// An absolute filesystem path used by the protocol.
 ///
 /// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
@@ -3072,6 +3961,24 @@ impl ::core::fmt::Display for AbsolutePath {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AbsolutePath {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AbsolutePath")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AbsolutePath"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An absolute filesystem path used by the protocol.\\n\\nUses the native syntax of the machine the Agent runs on, such as `/home/user/project`,\\n`C:\\\\Users\\\\user\\\\project`, or `\\\\\\\\server\\\\share\\\\project`. It is not a URI.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// Operation metadata for add, delete, and modify changes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -3084,6 +3991,31 @@ impl DiffPathChange {
     /// Creates a `DiffPathChange` from its required fields; every optional field is omitted.
     pub fn new(path: impl ::core::convert::Into<AbsolutePath>) -> Self {
         Self { path: path.into() }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffPathChange {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffPathChange")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffPathChange"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Operation metadata for add, delete, and modify changes.\",\"type\":\"object\",\"properties\":{\"path\":{\"description\":\"Absolute path for the operation.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]}},\"required\":[\"path\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Operation metadata for move and copy changes.
@@ -3107,6 +4039,31 @@ impl DiffPathPairChange {
             old_path: old_path.into(),
             path: path.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffPathPairChange {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffPathPairChange")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffPathPairChange"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Operation metadata for move and copy changes.\",\"type\":\"object\",\"properties\":{\"oldPath\":{\"description\":\"Absolute path before the operation.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"path\":{\"description\":\"Absolute path after the operation.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]}},\"required\":[\"oldPath\",\"path\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Renderable patch text and its format.
@@ -3152,6 +4109,31 @@ impl DiffPatch {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffPatch {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffPatch")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffPatch"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Renderable patch text and its format.\",\"type\":\"object\",\"properties\":{\"format\":{\"description\":\"Patch format. The only ACP-defined value is `git_patch`.\",\"allOf\":[{\"$ref\":\"#/$defs/DiffPatchFormat\"}]},\"text\":{\"description\":\"Patch text in the format named by `format`.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"format\",\"text\"]}",
+            &[
+                (
+                    "DiffPatchFormat",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DiffPatchFormat>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Text patch format used by `DiffPatch`.
@@ -3275,6 +4257,24 @@ impl ::core::convert::From<&str> for DiffPatchFormat {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DiffPatchFormat {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DiffPatchFormat")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DiffPatchFormat"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Text patch format used by `DiffPatch`.\",\"anyOf\":[{\"description\":\"One or more `diff --git` sections in Git's `--patch` (`-p`) text format.\\n\\nUnlike Git, which writes paths relative to the repository root, every\\npath MUST be absolute, including in `rename from`, `rename to`,\\n`copy from`, and `copy to` lines, and MUST NOT have a prefix such as\\nGit's default `a/` and `b/`. Otherwise paths follow Git: `/dev/null`\\nnames the missing side of an added or deleted file in the `---` and\\n`+++` lines, and paths with unusual characters are quoted as Git quotes\\nthem. Each path, once unquoted, is the same native absolute path string as\\nthe matching `changes` entry. Surrounding commit metadata and email envelopes MUST NOT be\\nincluded.\",\"type\":\"string\",\"const\":\"git_patch\"},{\"title\":\"other\",\"description\":\"Custom or future patch format.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// File changes produced by a tool call.
 ///
 /// `changes` is authoritative for affected absolute paths and operations.
@@ -3342,6 +4342,33 @@ impl Diff {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Diff {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Diff")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Diff"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"File changes produced by a tool call.\\n\\n`changes` is authoritative for affected absolute paths and operations.\\n`patch` optionally carries renderable text for some or all of those changes\\nand MUST be consistent with `changes`. Agents SHOULD provide `patch` whenever\\nfeasible. Clients MUST handle diffs where `patch` is omitted or `null`.\\n\\nSee protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)\",\"type\":\"object\",\"properties\":{\"changes\":{\"description\":\"Structured file changes described by this diff.\\n\\nClients can use this field without parsing patch text to determine affected paths.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/DiffChange\"},\"x-deserialize-skip-invalid-items\":true},\"patch\":{\"description\":\"Renderable patch text for some or all of the structured changes.\\n\\nAgents SHOULD provide patch text whenever feasible. Omitted and `null` are\\nequivalent and mean no renderable patch text was provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/DiffPatch\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"changes\"]}",
+            &[
+                (
+                    "DiffChange",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<DiffChange>(),
+                ),
+                (
+                    "DiffPatch",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<DiffPatch>(),
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for an agent-owned terminal within a session.
 #[derive(
     Debug,
@@ -3391,6 +4418,24 @@ impl ::core::fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for an agent-owned terminal within a session.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// A display-only reference to an agent-owned terminal.
 ///
 /// Terminal state and output are delivered separately through
@@ -3430,6 +4475,29 @@ impl Terminal {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Terminal {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Terminal")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Terminal"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A display-only reference to an agent-owned terminal.\\n\\nTerminal state and output are delivered separately through\\n`terminal_update` and `terminal_output_chunk` session updates.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"description\":\"The ID of the terminal to display.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"terminalId\"]}",
+            &[
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
     }
 }
 /// A file location being accessed or modified by a tool.
@@ -3489,6 +4557,31 @@ impl ToolCallLocation {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallLocation {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallLocation")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallLocation"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A file location being accessed or modified by a tool.\\n\\nEnables clients to implement \\\"follow-along\\\" features that track\\nwhich files the agent is working with in real-time.\\n\\nSee protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)\",\"type\":\"object\",\"properties\":{\"path\":{\"description\":\"The absolute file path being accessed or modified.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"line\":{\"description\":\"Optional 1-based line number within the file. Omitted and `null` are equivalent and\\nmean no specific line. `0` is invalid.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":1,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"path\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Client-initiated controls a tool call currently supports.
@@ -3551,6 +4644,31 @@ impl ToolCallCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Client-initiated controls a tool call currently supports.\\n\\nA malformed value falls back to no controls, so the Client never sends a request the\\nAgent did not advertise.\\n\\nSee protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)\",\"type\":\"object\",\"properties\":{\"cancel\":{\"description\":\"Permits the Client to cancel this tool call with `tool_call/cancel`.\\n\\nOmitted and `null` are equivalent and mean unsupported. An object (including `{}`)\\nmeans supported. Agents SHOULD stop advertising it once the tool call reaches a final status.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallCancelCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "ToolCallCancelCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallCancelCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
@@ -3585,6 +4703,24 @@ impl ToolCallCancelCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallCancelCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallCancelCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallCancelCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capability to cancel a tool call with `tool_call/cancel`.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Permission request details for a tool call.
@@ -3627,6 +4763,31 @@ impl ToolCallPermissionSubject {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallPermissionSubject {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallPermissionSubject")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallPermissionSubject"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Permission request details for a tool call.\",\"type\":\"object\",\"properties\":{\"toolCall\":{\"description\":\"Details about the tool call requiring permission.\\n\\nClients apply this to their stored tool call exactly like a `tool_call_update`\\nnotification, in the order it was received, before showing the prompt. A first-seen\\n`toolCallId` creates the tool call.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"toolCall\"]}",
+            &[
+                (
+                    "ToolCallUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallUpdate>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Permission request details for a command.
@@ -3707,6 +4868,39 @@ impl CommandPermissionSubject {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CommandPermissionSubject {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CommandPermissionSubject")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CommandPermissionSubject"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Permission request details for a command.\",\"type\":\"object\",\"properties\":{\"command\":{\"description\":\"The command that would be run if permission is granted.\",\"type\":\"string\"},\"cwd\":{\"description\":\"The absolute working directory for the command.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"toolCallId\":{\"description\":\"The associated tool call, when known. Omitted and `null` are equivalent.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"terminalId\":{\"description\":\"The associated terminal, when already known. Omitted and `null` are equivalent.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"command\",\"cwd\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+            ],
+        )
+    }
+}
 /// An option presented to the user when requesting permission.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -3757,6 +4951,37 @@ impl PermissionOption {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PermissionOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PermissionOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PermissionOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An option presented to the user when requesting permission.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"description\":\"Identifier for this permission option. MUST be unique within the request.\",\"allOf\":[{\"$ref\":\"#/$defs/PermissionOptionId\"}]},\"name\":{\"description\":\"Human-readable label to display to the user.\",\"type\":\"string\"},\"kind\":{\"description\":\"Hint about the nature of this permission option.\",\"allOf\":[{\"$ref\":\"#/$defs/PermissionOptionKind\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"optionId\",\"name\",\"kind\"]}",
+            &[
+                (
+                    "PermissionOptionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOptionId>()
+                    },
+                ),
+                (
+                    "PermissionOptionKind",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOptionKind>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a permission option.
 #[derive(
     Debug,
@@ -3804,6 +5029,24 @@ impl ::core::borrow::Borrow<str> for PermissionOptionId {
 impl ::core::fmt::Display for PermissionOptionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PermissionOptionId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PermissionOptionId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PermissionOptionId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a permission option.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// The type of permission option being presented to the user.
@@ -3942,6 +5185,24 @@ impl ::core::convert::From<&str> for PermissionOptionKind {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PermissionOptionKind {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PermissionOptionKind")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PermissionOptionKind"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The type of permission option being presented to the user.\\n\\nHelps clients choose appropriate icons and UI treatment.\",\"anyOf\":[{\"description\":\"Allow this operation only this time.\",\"type\":\"string\",\"const\":\"allow_once\"},{\"description\":\"Allow this operation and remember the choice.\",\"type\":\"string\",\"const\":\"allow_always\"},{\"description\":\"Reject this operation only this time.\",\"type\":\"string\",\"const\":\"reject_once\"},{\"description\":\"Reject this operation and remember the choice.\",\"type\":\"string\",\"const\":\"reject_always\"},{\"title\":\"other\",\"description\":\"Custom or future permission option kind.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Request from the agent to elicit structured user input.
 ///
 /// The agent sends this to the client to request information from the user,
@@ -4008,6 +5269,49 @@ impl CreateElicitationRequest {
     pub const METHOD: &'static str = "elicitation/create";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request from the agent to elicit structured user input.\\n\\nThe agent sends this to the client to request information from the user,\\neither via a form or by directing them to a URL.\\nElicitations are tied to a session (optionally a tool call) or a request.\\n\\nA session-scoped request follows the aggregate foreground-state contract:\\nagents SHOULD report `requires_action` when the whole foreground workflow is\\nblocked on user action. Once reported, they MUST report `running` when progress\\nresumes, or `idle` if work ends without resuming. Independent background requests\\nand request-scoped elicitations do not themselves change session state.\\nAccepting a URL does not mean the external interaction completed.\\n\\nAgents SHOULD cancel pending elicitations no longer needed by cancelled work.\\nThe request's scope alone does not establish that dependency.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"type\":\"object\",\"properties\":{\"message\":{\"description\":\"A human-readable message describing what input is needed.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"unevaluatedProperties\":true,\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}],\"required\":[\"message\"],\"x-side\":\"client\",\"x-method\":\"elicitation/create\"}",
+            &[
+                (
+                    "ElicitationFormMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationFormMode>()
+                    },
+                ),
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+                (
+                    "ElicitationUrlMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationUrlMode>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// The part of [`CreateElicitationRequest`] chosen by its `mode` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -4120,6 +5424,49 @@ impl CreateElicitationRequestMode {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationRequestMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationRequestMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequestMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"Form-based elicitation where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationFormMode\"}]},{\"description\":\"URL-based elicitation where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationUrlMode\"}]},{\"title\":\"other\",\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this mode should preserve the raw payload\\nwhen storing, replaying, proxying, or forwarding elicitation requests.\\nThey MUST NOT render it as a known elicitation mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Custom or future elicitation mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"mode\"],\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"unevaluatedProperties\":true,\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"form\"}},\"required\":[\"mode\"]},{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"const\":\"url\"}},\"required\":[\"mode\"]}]}}]}",
+            &[
+                (
+                    "ElicitationFormMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationFormMode>()
+                    },
+                ),
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+                (
+                    "ElicitationUrlMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationUrlMode>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Session-scoped elicitation, optionally tied to a specific tool call.
 ///
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
@@ -4161,6 +5508,33 @@ impl ElicitationSessionScope {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationSessionScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationSessionScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationSessionScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session-scoped elicitation, optionally tied to a specific tool call.\\n\\nWhen `toolCallId` is set, the elicitation is tied to a specific tool call.\\nThis is useful when an agent receives an elicitation from an MCP server\\nduring a tool call and needs to redirect it to the user.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session this elicitation is tied to.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"toolCallId\":{\"description\":\"Optional tool call within the session.\\n\\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\\nsession without a specific tool call.\",\"anyOf\":[{\"$ref\":\"#/$defs/ToolCallId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -4176,6 +5550,29 @@ impl ElicitationRequestScope {
         Self {
             request_id: request_id.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationRequestScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationRequestScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationRequestScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"type\":\"object\",\"properties\":{\"requestId\":{\"description\":\"The pending Client-to-Agent request this elicitation is tied to.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]}},\"required\":[\"requestId\"]}",
+            &[
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 /// Type-safe elicitation schema for requesting structured user input.
@@ -4293,6 +5690,37 @@ impl ElicitationSchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationSchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationSchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationSchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Type-safe elicitation schema for requesting structured user input.\\n\\nThis represents a JSON Schema object with primitive-typed properties,\\nas required by the elicitation specification.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Type discriminator. Always `\\\"object\\\"`. Any other value is rejected.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSchemaType\"}]},\"title\":{\"description\":\"Optional title for the schema.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"properties\":{\"description\":\"Property definitions (must be primitive types).\",\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationPropertySchema\"}},\"required\":{\"description\":\"List of required property names.\\n\\nOptional. Omitted and `null` are equivalent and mean no property names are required.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}},\"description\":{\"description\":\"Optional description of what this schema represents.\\n\\nOptional. Omitted and `null` are equivalent and mean no schema description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"type\",\"properties\"]}",
+            &[
+                (
+                    "ElicitationPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationPropertySchema>()
+                    },
+                ),
+                (
+                    "ElicitationSchemaType",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSchemaType>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Type discriminator for elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -4366,6 +5794,24 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationSchemaType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationSchemaType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationSchemaType"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Type discriminator for elicitation schemas.\",\"oneOf\":[{\"description\":\"Object schema type.\",\"type\":\"string\",\"const\":\"object\"}]}",
+            &[],
+        )
     }
 }
 /// Property schema for elicitation form fields.
@@ -4549,6 +5995,55 @@ impl ElicitationPropertySchema {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Property schema for elicitation form fields.\\n\\nEach variant corresponds to a JSON Schema `\\\"type\\\"` value.\\nSingle-select enums use `type: \\\"string\\\"` with `enum` or `oneOf` set.\\nMulti-select enums use `type: \\\"array\\\"`.\",\"anyOf\":[{\"description\":\"String property (or single-select enum when `enum`/`oneOf` is set).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/StringPropertySchema\"}]},{\"description\":\"Number (floating-point) property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/NumberPropertySchema\"}]},{\"description\":\"Integer property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/IntegerPropertySchema\"}]},{\"description\":\"Boolean property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BooleanPropertySchema\"}]},{\"description\":\"Multi-select array property.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/MultiSelectPropertySchema\"}]},{\"title\":\"other\",\"description\":\"Custom or future elicitation property schema.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this property schema type should preserve\\nthe raw schema when storing, replaying, proxying, or forwarding\\nelicitation requests. They MUST NOT render it as a known input control.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future elicitation property schema type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"number\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"integer\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"array\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "BooleanPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BooleanPropertySchema>()
+                    },
+                ),
+                (
+                    "IntegerPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<IntegerPropertySchema>()
+                    },
+                ),
+                (
+                    "MultiSelectPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MultiSelectPropertySchema>()
+                    },
+                ),
+                (
+                    "NumberPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NumberPropertySchema>()
+                    },
+                ),
+                (
+                    "StringPropertySchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StringPropertySchema>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// String format types for string properties in elicitation schemas.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -4673,6 +6168,24 @@ impl ::core::convert::From<&str> for StringFormat {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StringFormat {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StringFormat")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StringFormat"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"String format types for string properties in elicitation schemas.\",\"anyOf\":[{\"description\":\"Email address format.\",\"type\":\"string\",\"const\":\"email\"},{\"description\":\"URI format.\",\"type\":\"string\",\"const\":\"uri\"},{\"description\":\"Date format (YYYY-MM-DD).\",\"type\":\"string\",\"const\":\"date\"},{\"description\":\"Date-time format (RFC 3339).\",\"type\":\"string\",\"const\":\"date-time\"},{\"title\":\"other\",\"description\":\"Custom or future string format.\\n\\nUnknown formats are preserved. Implementations that do not understand a\\nformat should treat it as an annotation rather than rejecting the schema.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// A titled enum option with a const value, human-readable title, and optional description.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -4736,6 +6249,24 @@ impl EnumOption {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EnumOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EnumOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EnumOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A titled enum option with a const value, human-readable title, and optional description.\",\"type\":\"object\",\"properties\":{\"const\":{\"description\":\"The constant value for this option.\",\"type\":\"string\"},\"title\":{\"description\":\"Human-readable title for this option.\",\"type\":\"string\"},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"const\",\"title\"]}",
+            &[],
+        )
     }
 }
 /// Schema for string properties in an elicitation form.
@@ -4948,6 +6479,35 @@ impl StringPropertySchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StringPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StringPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StringPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for string properties in an elicitation form.\\n\\nWhen `enum` or `oneOf` is set, this represents a single-select enum\\nwith `\\\"type\\\": \\\"string\\\"`.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minLength\":{\"description\":\"Minimum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum length constraint.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0},\"maxLength\":{\"description\":\"Maximum string length.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum length constraint.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0},\"pattern\":{\"description\":\"Pattern the string must match, in ECMA-262 regular expression syntax.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no pattern constraint.\",\"type\":[\"string\",\"null\"],\"format\":\"regex\"},\"format\":{\"description\":\"String format.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no format constraint.\",\"anyOf\":[{\"$ref\":\"#/$defs/StringFormat\"},{\"type\":\"null\"}]},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"enum\":{\"description\":\"Enum values for untitled single-select enums.\\nMust contain at least one value when present.\\nOptional. Omitted and `null` are equivalent and mean no untitled single-select choices are\\ndeclared by `enum`.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"minItems\":1},\"oneOf\":{\"description\":\"Titled enum options for titled single-select enums.\\nMust contain at least one option when present.\\nOptional. Omitted and `null` are equivalent and mean no titled single-select choices are\\ndeclared by `oneOf`.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/EnumOption\"},\"minItems\":1},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "EnumOption",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<EnumOption>(),
+                ),
+                (
+                    "StringFormat",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StringFormat>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Schema for number (floating-point) properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5069,6 +6629,24 @@ impl NumberPropertySchema {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NumberPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NumberPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NumberPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for number (floating-point) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minimum\":{\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\",\"type\":[\"number\",\"null\"],\"format\":\"double\"},\"maximum\":{\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\",\"type\":[\"number\",\"null\"],\"format\":\"double\"},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"number\",\"null\"],\"format\":\"double\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Schema for integer properties in an elicitation form.
@@ -5194,6 +6772,24 @@ impl IntegerPropertySchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IntegerPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IntegerPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IntegerPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for integer properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minimum\":{\"description\":\"Minimum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"},\"maximum\":{\"description\":\"Maximum value (inclusive).\\n\\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Schema for boolean properties in an elicitation form.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5283,6 +6879,24 @@ impl BooleanPropertySchema {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BooleanPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BooleanPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BooleanPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for boolean properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"default\":{\"description\":\"Default value.\\n\\nOptional. Omitted and `null` are equivalent and mean no default value is provided.\",\"type\":[\"boolean\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Items for a multi-select (array) property schema.
@@ -5386,6 +7000,37 @@ impl MultiSelectItems {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MultiSelectItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MultiSelectItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MultiSelectItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Items for a multi-select (array) property schema.\",\"anyOf\":[{\"description\":\"Multi-select string items with plain string values.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/StringMultiSelectItems\"}]},{\"title\":\"other\",\"description\":\"Custom or future typed multi-select items.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future multi-select item type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"string\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true},{\"title\":\"titled\",\"description\":\"Titled multi-select items with human-readable labels.\\n\\nAs in MCP, titled items omit `type` and are identified by `anyOf`.\",\"allOf\":[{\"$ref\":\"#/$defs/TitledMultiSelectItems\"}]}]}",
+            &[
+                (
+                    "StringMultiSelectItems",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StringMultiSelectItems>()
+                    },
+                ),
+                (
+                    "TitledMultiSelectItems",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TitledMultiSelectItems>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// String item schema for multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5428,6 +7073,24 @@ impl StringMultiSelectItems {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StringMultiSelectItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StringMultiSelectItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StringMultiSelectItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"String item schema for multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"enum\":{\"description\":\"Allowed enum values. Must contain at least one value.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"enum\"]}",
+            &[],
+        )
+    }
+}
 /// Items definition for titled multi-select enum properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5466,6 +7129,29 @@ impl TitledMultiSelectItems {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TitledMultiSelectItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TitledMultiSelectItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TitledMultiSelectItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Items definition for titled multi-select enum properties.\",\"type\":\"object\",\"properties\":{\"anyOf\":{\"description\":\"Titled enum options. Must contain at least one option.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnumOption\"},\"minItems\":1},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"anyOf\"]}",
+            &[
+                (
+                    "EnumOption",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<EnumOption>(),
+                ),
+            ],
+        )
     }
 }
 /// Schema for multi-select (array) properties in an elicitation form.
@@ -5598,6 +7284,31 @@ impl MultiSelectPropertySchema {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MultiSelectPropertySchema {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MultiSelectPropertySchema")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MultiSelectPropertySchema"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for multi-select (array) properties in an elicitation form.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Optional title for the property.\\n\\nOptional. Omitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"Human-readable description.\\n\\nOptional. Omitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"minItems\":{\"description\":\"Minimum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no minimum selection count.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0},\"maxItems\":{\"description\":\"Maximum number of items to select.\\n\\nOptional. Omitted and `null` are equivalent and mean there is no maximum selection count.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0},\"items\":{\"description\":\"The items definition describing allowed values.\",\"allOf\":[{\"$ref\":\"#/$defs/MultiSelectItems\"}]},\"default\":{\"description\":\"Default selected values.\\n\\nOptional. Omitted and `null` are equivalent and mean no default selections are provided.\",\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"items\"]}",
+            &[
+                (
+                    "MultiSelectItems",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MultiSelectItems>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5619,6 +7330,43 @@ impl ElicitationFormMode {
             requested_schema: requested_schema.into(),
             scope: scope.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationFormMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationFormMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationFormMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Form-based elicitation mode where the client renders a form from the provided schema.\",\"type\":\"object\",\"properties\":{\"requestedSchema\":{\"description\":\"A JSON Schema describing the form fields to present to the user.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSchema\"}]}},\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"required\":[\"requestedSchema\"]}",
+            &[
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSchema",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSchema>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// The alternative sets of properties of [`ElicitationFormMode`].
@@ -5664,6 +7412,37 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ElicitationFormModeScope", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationFormModeScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationFormModeScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationFormModeScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}",
+            &[
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -5716,6 +7495,24 @@ impl ::core::fmt::Display for ElicitationId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for an elicitation.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// URL-based elicitation mode where the client directs the user to a URL.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5744,6 +7541,43 @@ impl ElicitationUrlMode {
             url: url.into(),
             scope: scope.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationUrlMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationUrlMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"URL-based elicitation mode where the client directs the user to a URL.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"description\":\"The unique identifier for this elicitation.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationId\"}]},\"url\":{\"description\":\"The URL to direct the user to.\",\"type\":\"string\",\"format\":\"uri\"}},\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}],\"required\":[\"elicitationId\",\"url\"]}",
+            &[
+                (
+                    "ElicitationId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationId>()
+                    },
+                ),
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// The alternative sets of properties of [`ElicitationUrlMode`].
@@ -5792,6 +7626,37 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
         )
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationUrlModeScope {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationUrlModeScope")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlModeScope"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"oneOf\":[{\"title\":\"Session\",\"description\":\"Tied to a session, optionally to a specific tool call within that session.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationSessionScope\"}]},{\"title\":\"Request\",\"description\":\"Tied to a specific JSON-RPC request outside of a session\\n(e.g., during auth/configuration phases before any session is started).\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationRequestScope\"}]}]}",
+            &[
+                (
+                    "ElicitationRequestScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationRequestScope>()
+                    },
+                ),
+                (
+                    "ElicitationSessionScope",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationSessionScope>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Allows for sending an arbitrary request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -5805,6 +7670,24 @@ pub struct ExtRequest(pub ::serde_json::Value);
 impl ::core::convert::From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ExtRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ExtRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ExtRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allows for sending an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\"}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -5854,6 +7737,112 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalResponse>()
+                    },
+                ),
+                (
+                    "CancelToolCallResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoginAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthResponse>()
+                    },
+                ),
+                (
+                    "LogoutAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -5876,6 +7865,108 @@ impl AgentResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CancelTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalResponse>()
+                    },
+                ),
+                (
+                    "CancelToolCallResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoginAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthResponse>()
+                    },
+                ),
+                (
+                    "LogoutAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -6063,6 +8154,104 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CancelTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalResponse>()
+                    },
+                ),
+                (
+                    "CancelToolCallResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoginAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthResponse>()
+                    },
+                ),
+                (
+                    "LogoutAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -6088,6 +8277,30 @@ impl AgentResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -6141,6 +8354,25 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseErrorId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseErrorId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseErrorId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]}",
+            &[],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
@@ -6188,6 +8420,166 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "ArchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionResponse>()
+                    },
+                ),
+                (
+                    "AuthStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusResponse>()
+                    },
+                ),
+                (
+                    "CancelTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalResponse>()
+                    },
+                ),
+                (
+                    "CancelToolCallResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "DisableProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "ForkSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListProvidersResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoginAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthResponse>()
+                    },
+                ),
+                (
+                    "LogoutAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SessionStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusResponse>()
+                    },
+                ),
+                (
+                    "SetProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionTitleResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleResponse>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -6210,6 +8602,162 @@ impl AgentResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "ArchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionResponse>()
+                    },
+                ),
+                (
+                    "AuthStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusResponse>()
+                    },
+                ),
+                (
+                    "CancelTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalResponse>()
+                    },
+                ),
+                (
+                    "CancelToolCallResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "DisableProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "ForkSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListProvidersResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoginAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthResponse>()
+                    },
+                ),
+                (
+                    "LogoutAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SessionStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusResponse>()
+                    },
+                ),
+                (
+                    "SetProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionTitleResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleResponse>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -6505,6 +9053,158 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"ListProvidersResponse\",\"description\":\"Successful result returned for a `providers/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersResponse\"}]},{\"title\":\"SetProviderResponse\",\"description\":\"Successful result returned for a `providers/set` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderResponse\"}]},{\"title\":\"DisableProviderResponse\",\"description\":\"Successful result returned for a `providers/disable` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"AuthStatusResponse\",\"description\":\"Successful result returned for an `auth/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ForkSessionResponse\",\"description\":\"Successful result returned for a `session/fork` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionResponse\"}]},{\"title\":\"ArchiveSessionResponse\",\"description\":\"Successful result returned for a `session/archive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionResponse\"}]},{\"title\":\"UnarchiveSessionResponse\",\"description\":\"Successful result returned for a `session/unarchive` request.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionResponse\"}]},{\"title\":\"SessionStatusResponse\",\"description\":\"Successful result returned for a `session/status` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusResponse\"}]},{\"title\":\"SetSessionTitleResponse\",\"description\":\"Successful result returned for a `session/set_title` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "ArchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionResponse>()
+                    },
+                ),
+                (
+                    "AuthStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusResponse>()
+                    },
+                ),
+                (
+                    "CancelTerminalResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalResponse>()
+                    },
+                ),
+                (
+                    "CancelToolCallResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallResponse>()
+                    },
+                ),
+                (
+                    "CloseSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionResponse>()
+                    },
+                ),
+                (
+                    "DeleteSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionResponse>()
+                    },
+                ),
+                (
+                    "DisableProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "ForkSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionResponse>()
+                    },
+                ),
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+                (
+                    "ListProvidersResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersResponse>()
+                    },
+                ),
+                (
+                    "ListSessionsResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsResponse>()
+                    },
+                ),
+                (
+                    "LoginAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthResponse>()
+                    },
+                ),
+                (
+                    "LogoutAuthResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthResponse>()
+                    },
+                ),
+                (
+                    "NewSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionResponse>()
+                    },
+                ),
+                (
+                    "PromptResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptResponse>()
+                    },
+                ),
+                (
+                    "ResumeSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionResponse>()
+                    },
+                ),
+                (
+                    "SessionStatusResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusResponse>()
+                    },
+                ),
+                (
+                    "SetProviderResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderResponse>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionResponse>()
+                    },
+                ),
+                (
+                    "SetSessionTitleResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleResponse>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -6530,6 +9230,30 @@ impl AgentResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -6580,6 +9304,25 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AgentResponseErrorId", &errors),
+        )
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseErrorId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentResponseErrorId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseErrorId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]}",
+            &[],
         )
     }
 }
@@ -6685,6 +9428,47 @@ impl InitializeResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `initialize` method.\\n\\nContains the negotiated protocol version and agent capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"description\":\"The highest protocol version supported by the agent that is at or below\\nthe version requested by the client. If no such version exists,\\ninitialization fails with error code -32022.\\n\\nThe client must check that it supports this version and should disconnect\\nif it does not.\",\"allOf\":[{\"$ref\":\"#/$defs/ProtocolVersion\"}]},\"info\":{\"description\":\"Information about the implementation sending this initialize response.\",\"allOf\":[{\"$ref\":\"#/$defs/Implementation\"}]},\"capabilities\":{\"description\":\"Capabilities supported by the agent.\",\"x-deserialize-default-on-error\":true,\"default\":{},\"allOf\":[{\"$ref\":\"#/$defs/AgentCapabilities\"}]},\"authMethods\":{\"description\":\"Authentication methods supported by the agent.\\n\\nOptional. Omitted or empty means the agent does not advertise the\\n`auth/login` and `auth/logout` methods. Supplying one or more methods means\\nthe agent MUST support both `auth/login` and `auth/logout`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthMethod\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"protocolVersion\",\"info\"],\"x-side\":\"agent\",\"x-method\":\"initialize\"}",
+            &[
+                (
+                    "AgentCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentCapabilities>()
+                    },
+                ),
+                (
+                    "AuthMethod",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthMethod>(),
+                ),
+                (
+                    "Implementation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Implementation>()
+                    },
+                ),
+                (
+                    "ProtocolVersion",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProtocolVersion>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Protocol version identifier.
 ///
 /// This version is only bumped for breaking changes.
@@ -6711,6 +9495,24 @@ impl ::core::convert::From<u16> for ProtocolVersion {
 impl ::core::fmt::Display for ProtocolVersion {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         ::core::fmt::Display::fmt(&self.0, f)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProtocolVersion {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProtocolVersion")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProtocolVersion"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Protocol version identifier.\\n\\nThis version is only bumped for breaking changes.\\nNon-breaking changes should be introduced via capabilities.\",\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":0,\"maximum\":65535}",
+            &[],
+        )
     }
 }
 /// Metadata about the implementation of the client or agent.
@@ -6783,6 +9585,24 @@ impl Implementation {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Implementation {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Implementation")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Implementation"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Metadata about the implementation of the client or agent.\\nDescribes the name and version of an ACP implementation, with an optional\\ntitle for UI representation.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Intended for programmatic or logical use, but can be used as a display\\nname fallback if title isn't present.\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts and optimized to be human-readable\\nand easily understood.\\n\\nIf not provided, the name should be used for display.\\n\\nOmitted and `null` are equivalent and mean the `name` is used for display.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"version\":{\"description\":\"Version of the implementation. Can be displayed to the user or used\\nfor debugging or metrics purposes. (e.g. \\\"1.0.0\\\").\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"version\"]}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -6871,6 +9691,38 @@ impl AgentCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"session\":{\"description\":\"Session capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not support the\\n`session/*` methods. Supplying `{}` means the agent supports the\\nbaseline session methods: `session/new`, `session/list`,\\n`session/resume`, `session/close`, `session/prompt`, `session/cancel`,\\nand `session/update`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"auth\":{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nauthentication-related extensions. This field does not advertise support\\nfor `auth/login` or `auth/logout`. Those methods are advertised by a\\nnon-empty `authMethods` list in the `initialize` response.\",\"anyOf\":[{\"$ref\":\"#/$defs/AgentAuthCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AgentAuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentAuthCapabilities>()
+                    },
+                ),
+                (
+                    "SessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -6984,6 +9836,44 @@ impl AgentCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"session\":{\"description\":\"Session capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not support the\\n`session/*` methods. Supplying `{}` means the agent supports the\\nbaseline session methods: `session/new`, `session/list`,\\n`session/resume`, `session/close`, `session/prompt`, `session/cancel`,\\nand `session/update`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"auth\":{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nauthentication-related extensions. This field does not advertise support\\nfor `auth/login` or `auth/logout`. Those methods are advertised by a\\nnon-empty `authMethods` list in the `initialize` response.\",\"anyOf\":[{\"$ref\":\"#/$defs/AgentAuthCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"providers\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports provider configuration methods.\",\"anyOf\":[{\"$ref\":\"#/$defs/ProvidersCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AgentAuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentAuthCapabilities>()
+                    },
+                ),
+                (
+                    "ProvidersCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProvidersCapabilities>()
+                    },
+                ),
+                (
+                    "SessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -7118,6 +10008,50 @@ impl SessionCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the baseline session methods:\\n`session/new`, `session/list`, `session/resume`, `session/close`,\\n`session/prompt`, `session/cancel`, and `session/update`.\\n\\nAgents that support sessions **MAY** support additional session methods,\\nprompt content types, and MCP transports by specifying additional\\ncapabilities.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"prompt\":{\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nprompt extensions beyond the baseline text and resource-link content\\nrequired by `session/prompt`.\",\"anyOf\":[{\"$ref\":\"#/$defs/PromptCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"mcp\":{\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise MCP\\nserver transport support for sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"delete\":{\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents may return `SessionInfo.additionalDirectories` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "McpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpCapabilities>()
+                    },
+                ),
+                (
+                    "PromptCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptCapabilities>()
+                    },
+                ),
+                (
+                    "SessionAdditionalDirectoriesCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionAdditionalDirectoriesCapabilities>()
+                    },
+                ),
+                (
+                    "SessionDeleteCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionDeleteCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -7383,6 +10317,80 @@ impl SessionCapabilities {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the baseline session methods:\\n`session/new`, `session/list`, `session/resume`, `session/close`,\\n`session/prompt`, `session/cancel`, and `session/update`.\\n\\nAgents that support sessions **MAY** support additional session methods,\\nprompt content types, and MCP transports by specifying additional\\ncapabilities.\\n\\nSee protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-capabilities)\",\"type\":\"object\",\"properties\":{\"prompt\":{\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise any\\nprompt extensions beyond the baseline text and resource-link content\\nrequired by `session/prompt`.\",\"anyOf\":[{\"$ref\":\"#/$defs/PromptCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"mcp\":{\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise MCP\\nserver transport support for sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"delete\":{\"description\":\"Whether the agent supports `session/delete`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionDeleteCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"additionalDirectories\":{\"description\":\"Whether the agent supports `additionalDirectories` on supported session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `additionalDirectories` on\\nsupported session lifecycle requests.\\n\\nAgents may return `SessionInfo.additionalDirectories` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionAdditionalDirectoriesCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `systemPrompt` on session lifecycle requests.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports `systemPrompt` in `append` mode.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"fork\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/fork`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports forking sessions.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionForkCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"archive\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/archive` and `session/unarchive`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"status\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/status`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports checking session status.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionStatusCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"title\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports `session/set_title`.\\n\\nAgents report titles through `session/list` and `session_info_update` without this\\ncapability. It only advertises that Clients can set titles.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports setting session titles.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionTitleCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "McpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpCapabilities>()
+                    },
+                ),
+                (
+                    "PromptCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptCapabilities>()
+                    },
+                ),
+                (
+                    "SessionAdditionalDirectoriesCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionAdditionalDirectoriesCapabilities>()
+                    },
+                ),
+                (
+                    "SessionArchiveCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionArchiveCapabilities>()
+                    },
+                ),
+                (
+                    "SessionDeleteCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionDeleteCapabilities>()
+                    },
+                ),
+                (
+                    "SessionForkCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionForkCapabilities>()
+                    },
+                ),
+                (
+                    "SessionStatusCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusCapabilities>()
+                    },
+                ),
+                (
+                    "SessionSystemPromptCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionSystemPromptCapabilities>()
+                    },
+                ),
+                (
+                    "SessionTitleCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionTitleCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Prompt capabilities supported by the agent in `session/prompt` requests.
 ///
 /// Baseline agent functionality requires support for `text`
@@ -7494,6 +10502,43 @@ impl PromptCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Prompt capabilities supported by the agent in `session/prompt` requests.\\n\\nBaseline agent functionality requires support for `text`\\nand `resource_link` content blocks in prompt requests.\\n\\nOther variants must be explicitly opted in to.\\nCapabilities for different types of content in prompt requests.\\n\\nIndicates which content types beyond the baseline (text and resource links)\\nthe agent can process.\\n\\nSee protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)\",\"type\":\"object\",\"properties\":{\"image\":{\"description\":\"Agent supports `image` content blocks.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports image content in prompts.\",\"anyOf\":[{\"$ref\":\"#/$defs/PromptImageCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"audio\":{\"description\":\"Agent supports `audio` content blocks.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports audio content in prompts.\",\"anyOf\":[{\"$ref\":\"#/$defs/PromptAudioCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"embeddedContext\":{\"description\":\"Agent supports embedded context in `session/prompt` requests.\\n\\nWhen enabled, the Client is allowed to include `resource` content blocks\\nin prompt requests for pieces of context that are referenced in the message.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports embedded context in prompts.\",\"anyOf\":[{\"$ref\":\"#/$defs/PromptEmbeddedContextCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "PromptAudioCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptAudioCapabilities>()
+                    },
+                ),
+                (
+                    "PromptEmbeddedContextCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptEmbeddedContextCapabilities>()
+                    },
+                ),
+                (
+                    "PromptImageCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptImageCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capabilities for image content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports image content in prompts.
@@ -7528,6 +10573,24 @@ impl PromptImageCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptImageCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptImageCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptImageCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for image content in prompt requests.\\n\\nSupplying `{}` means the agent supports image content in prompts.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Capabilities for audio content in prompt requests.
@@ -7566,6 +10629,24 @@ impl PromptAudioCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptAudioCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptAudioCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptAudioCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for audio content in prompt requests.\\n\\nSupplying `{}` means the agent supports audio content in prompts.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Capabilities for embedded context in prompt requests.
 ///
 /// Supplying `{}` means the agent supports embedded context in prompts.
@@ -7600,6 +10681,26 @@ impl PromptEmbeddedContextCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptEmbeddedContextCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptEmbeddedContextCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "PromptEmbeddedContextCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for embedded context in prompt requests.\\n\\nSupplying `{}` means the agent supports embedded context in prompts.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -7678,6 +10779,38 @@ impl McpCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\",\"type\":\"object\",\"properties\":{\"stdio\":{\"description\":\"Agent supports `stdio` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports stdio MCP server transports.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpStdioCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"http\":{\"description\":\"Agent supports `http` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports HTTP MCP server transports.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpHttpCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "McpHttpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpHttpCapabilities>()
+                    },
+                ),
+                (
+                    "McpStdioCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpStdioCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -7780,6 +10913,44 @@ impl McpCapabilities {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"MCP capabilities supported by the agent for session lifecycle requests.\",\"type\":\"object\",\"properties\":{\"stdio\":{\"description\":\"Agent supports `stdio` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports stdio MCP server transports.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpStdioCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"http\":{\"description\":\"Agent supports `http` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports HTTP MCP server transports.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpHttpCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"acp\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAgent supports `acp` MCP servers.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports ACP MCP server transports.\",\"anyOf\":[{\"$ref\":\"#/$defs/McpAcpCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "McpAcpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpAcpCapabilities>()
+                    },
+                ),
+                (
+                    "McpHttpCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpHttpCapabilities>()
+                    },
+                ),
+                (
+                    "McpStdioCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpStdioCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
@@ -7814,6 +10985,24 @@ impl McpStdioCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpStdioCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpStdioCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpStdioCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for stdio MCP server transports.\\n\\nSupplying `{}` means the agent supports stdio MCP server transports.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Capabilities for HTTP MCP server transports.
@@ -7852,6 +11041,24 @@ impl McpHttpCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpHttpCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpHttpCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpHttpCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for HTTP MCP server transports.\\n\\nSupplying `{}` means the agent supports HTTP MCP server transports.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
@@ -7886,6 +11093,24 @@ impl SessionDeleteCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionDeleteCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionDeleteCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionDeleteCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for the `session/delete` method.\\n\\nSupplying `{}` means the agent supports deleting sessions from `session/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Capabilities for additional session directories support.
@@ -7927,6 +11152,26 @@ impl SessionAdditionalDirectoriesCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionAdditionalDirectoriesCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionAdditionalDirectoriesCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for additional session directories support.\\n\\nSupplying `{}` means the agent supports the `additionalDirectories` field on\\nsupported session lifecycle requests. Agents may return\\n`SessionInfo.additionalDirectories` in `session/list` to report the\\ncomplete ordered additional-root list associated with a listed session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// Authentication-related extension capabilities supported by the agent.
 ///
@@ -7965,6 +11210,25 @@ impl AgentAuthCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentAuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nThis object does not advertise support for `auth/login` or `auth/logout`.\\nThose methods are advertised by a non-empty `authMethods` list in the\\n`initialize` response.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -8030,6 +11294,32 @@ impl AgentAuthCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentAuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nThis object does not advertise support for `auth/login` or `auth/logout`.\\nThose methods are advertised by a non-empty `authMethods` list in the\\n`initialize` response.\",\"type\":\"object\",\"properties\":{\"status\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the agent supports the `auth/status` method.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"anyOf\":[{\"$ref\":\"#/$defs/AuthStatusCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "AuthStatusCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Describes an available authentication method.
@@ -8140,6 +11430,43 @@ impl AuthMethod {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethod {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethod")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethod"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Describes an available authentication method.\\n\\nThe `type` field acts as the discriminator in the serialized JSON form.\",\"anyOf\":[{\"description\":\"Client runs the configured agent program as a separate interactive\\nprocess, without passing this method to `auth/login`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodTerminal\"}]},{\"description\":\"Agent handles authentication itself through `auth/login`.\\n\\nThe `type` discriminator value is `agent`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"agent\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodAgent\"}]},{\"title\":\"other\",\"description\":\"Custom or future authentication method.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this method type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding initialization\\ndata, and otherwise ignore the method or display it generically.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future authentication method type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"methodId\":{\"description\":\"Unique identifier for this authentication method.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"name\":{\"description\":\"Human-readable name of the authentication method.\",\"type\":\"string\"}},\"required\":[\"type\",\"methodId\",\"name\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"agent\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "AuthMethodAgent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodAgent>()
+                    },
+                ),
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+                (
+                    "AuthMethodTerminal",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodTerminal>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Typed identifier used for auth method values on the wire.
 #[derive(
     Debug,
@@ -8189,6 +11516,24 @@ impl ::core::fmt::Display for AuthMethodId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethodId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethodId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethodId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Typed identifier used for auth method values on the wire.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// An environment variable to set when launching a process.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8232,6 +11577,24 @@ impl EnvVariable {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for EnvVariable {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("EnvVariable")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "EnvVariable"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An environment variable to set when launching a process.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"The name of the environment variable.\",\"type\":\"string\"},\"value\":{\"description\":\"The value to set for the environment variable.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"value\"]}",
+            &[],
+        )
     }
 }
 /// Terminal-based authentication method.
@@ -8341,6 +11704,37 @@ impl AuthMethodTerminal {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethodTerminal {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethodTerminal")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethodTerminal"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Terminal-based authentication method.\\n\\nThe client runs the configured agent program as a separate interactive\\nprocess for the user to authenticate via a TUI. Agents MUST advertise this\\nmethod only when the client enabled its terminal authentication capability.\\nA zero exit status signals success. Any other termination signals failure.\\nThe client MUST NOT pass this method to `auth/login`.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"description\":\"Unique identifier for this authentication method.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"name\":{\"description\":\"Human-readable name of the authentication method.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional human-readable description of this authentication method.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"args\":{\"description\":\"Additional arguments to append to the configured agent invocation for terminal auth.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"env\":{\"description\":\"Additional environment variables to set on the configured agent invocation for terminal auth.\\nNames MUST be unique. These values override same-named variables in the\\nbase launch configuration.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"methodId\",\"name\"]}",
+            &[
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+                (
+                    "EnvVariable",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EnvVariable>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Agent handles authentication itself through `auth/login`.
 ///
 /// The `type` discriminator value is `agent`.
@@ -8408,6 +11802,31 @@ impl AuthMethodAgent {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthMethodAgent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthMethodAgent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Agent handles authentication itself through `auth/login`.\\n\\nThe `type` discriminator value is `agent`.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"description\":\"Unique identifier for this authentication method.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"name\":{\"description\":\"Human-readable name of the authentication method.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional human-readable description of this authentication method.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"methodId\",\"name\"]}",
+            &[
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Response to the `auth/login` method.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8448,6 +11867,24 @@ impl LoginAuthResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LoginAuthResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LoginAuthResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LoginAuthResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `auth/login` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"auth/login\"}",
+            &[],
+        )
+    }
+}
 /// Response to the `auth/logout` method.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8487,6 +11924,24 @@ impl LogoutAuthResponse {
     pub const METHOD: &'static str = "auth/logout";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LogoutAuthResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LogoutAuthResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LogoutAuthResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to the `auth/logout` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"auth/logout\"}",
+            &[],
+        )
+    }
 }
 /// Response from creating a new session.
 ///
@@ -8584,6 +12039,41 @@ impl NewSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NewSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NewSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NewSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from creating a new session.\\n\\nNew sessions default to `idle` until a state update reports otherwise.\\nUpdates may arrive before or after this response. Clients MUST NOT overwrite\\nan already-reported state when the response arrives.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the created session.\\n\\nUsed in all subsequent requests for this conversation.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"configOptions\":{\"description\":\"Initial session configuration options.\\n\\nOptional. Omitted or empty means no config options are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `config_option_update` notifications replace this list.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"availableCommands\":{\"description\":\"Initial commands the agent can execute in this session.\\n\\nOptional. Omitted or empty means no initial commands are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `available_commands_update` notifications replace this list.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/new\"}",
+            &[
+                (
+                    "AvailableCommand",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommand>()
+                    },
+                ),
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// A session configuration option selector and its current state.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -8672,6 +12162,49 @@ impl SessionConfigOption {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A session configuration option selector and its current state.\",\"type\":\"object\",\"properties\":{\"configId\":{\"description\":\"Unique identifier for the configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigId\"}]},\"name\":{\"description\":\"Human-readable label for the option.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional description for the Client to display to the user.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"category\":{\"description\":\"Optional semantic category for this option (UX only).\\n\\nOmitted and `null` are equivalent and mean no category is provided.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionConfigOptionCategory\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"configId\",\"name\"],\"anyOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this option type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding configuration\\ndata, and otherwise ignore the option. The Agent keeps using its `currentValue`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "SessionConfigBoolean",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigBoolean>()
+                    },
+                ),
+                (
+                    "SessionConfigId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigId>()
+                    },
+                ),
+                (
+                    "SessionConfigOptionCategory",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOptionCategory>()
+                    },
+                ),
+                (
+                    "SessionConfigSelect",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelect>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// The part of [`SessionConfigOption`] chosen by its `type` property.
@@ -8785,6 +12318,37 @@ impl SessionConfigOptionType {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOptionType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOptionType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionType"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"Single-value selector (dropdown).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelect\"}]},{\"description\":\"Boolean on/off toggle.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigBoolean\"}]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this option type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding configuration\\ndata, and otherwise ignore the option. The Agent keeps using its `currentValue`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"select\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "SessionConfigBoolean",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigBoolean>()
+                    },
+                ),
+                (
+                    "SessionConfigSelect",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelect>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a session configuration option.
 #[derive(
     Debug,
@@ -8832,6 +12396,24 @@ impl ::core::borrow::Borrow<str> for SessionConfigId {
 impl ::core::fmt::Display for SessionConfigId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a session configuration option.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Semantic category for a session configuration option.
@@ -8976,6 +12558,24 @@ impl ::core::convert::From<&str> for SessionConfigOptionCategory {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigOptionCategory {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigOptionCategory")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionCategory"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Semantic category for a session configuration option.\\n\\nThis is intended to help Clients distinguish broadly common selectors (e.g. model selector vs\\nsession mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,\\nplacement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown\\ncategories gracefully.\\n\\nCategory names beginning with `_` are free for custom use, like other ACP extension methods.\\nCategory names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Session mode selector.\",\"type\":\"string\",\"const\":\"mode\"},{\"description\":\"Model selector.\",\"type\":\"string\",\"const\":\"model\"},{\"description\":\"Model-related configuration parameter.\",\"type\":\"string\",\"const\":\"model_config\"},{\"description\":\"Thought/reasoning level selector.\",\"type\":\"string\",\"const\":\"thought_level\"},{\"title\":\"other\",\"description\":\"Custom or future category.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Unique identifier for a session configuration option value.
 #[derive(
     Debug,
@@ -9025,6 +12625,24 @@ impl ::core::fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigValueId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigValueId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigValueId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a session configuration option value.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// Possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -9069,6 +12687,37 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
         }
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("SessionConfigSelectOptions", &errors),
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelectOptions {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelectOptions")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOptions"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Possible values for a session configuration option.\",\"anyOf\":[{\"title\":\"Ungrouped\",\"description\":\"A flat list of options with no grouping.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"},\"minItems\":1},{\"title\":\"Grouped\",\"description\":\"A list of options grouped under headers.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectGroup\"},\"minItems\":1}]}",
+            &[
+                (
+                    "SessionConfigSelectGroup",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectGroup>()
+                    },
+                ),
+                (
+                    "SessionConfigSelectOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectOption>()
+                    },
+                ),
+            ],
         )
     }
 }
@@ -9137,6 +12786,31 @@ impl SessionConfigSelectOption {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelectOption {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelectOption")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOption"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A possible value for a session configuration option.\",\"type\":\"object\",\"properties\":{\"value\":{\"description\":\"Unique identifier for this option value.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]},\"name\":{\"description\":\"Human-readable label for this option value.\",\"type\":\"string\"},\"description\":{\"description\":\"Optional description for this option value.\\n\\nOmitted and `null` are equivalent and mean no description is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"value\",\"name\"]}",
+            &[
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A group of possible values for a session configuration option.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9189,6 +12863,37 @@ impl SessionConfigSelectGroup {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelectGroup {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelectGroup")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectGroup"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A group of possible values for a session configuration option.\",\"type\":\"object\",\"properties\":{\"groupId\":{\"description\":\"Unique identifier for this group.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigGroupId\"}]},\"name\":{\"description\":\"Human-readable label for this group.\",\"type\":\"string\"},\"options\":{\"description\":\"The set of option values in this group. MUST contain at least one value.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigSelectOption\"},\"minItems\":1,\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"groupId\",\"name\",\"options\"]}",
+            &[
+                (
+                    "SessionConfigGroupId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigGroupId>()
+                    },
+                ),
+                (
+                    "SessionConfigSelectOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectOption>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a session configuration option value group.
 #[derive(
     Debug,
@@ -9238,6 +12943,24 @@ impl ::core::fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigGroupId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigGroupId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigGroupId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a session configuration option value group.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// A single-value selector (dropdown) session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9262,6 +12985,37 @@ impl SessionConfigSelect {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigSelect {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigSelect")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelect"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A single-value selector (dropdown) session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"description\":\"The currently selected value. MUST be one of the `value`s in `options`.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]},\"options\":{\"description\":\"The set of selectable options. MUST contain at least one value, and each `value` MUST be\\nunique within the option, including across groups.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigSelectOptions\"}]}},\"required\":[\"currentValue\",\"options\"]}",
+            &[
+                (
+                    "SessionConfigSelectOptions",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigSelectOptions>()
+                    },
+                ),
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A boolean on/off toggle session configuration option payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9276,6 +13030,24 @@ impl SessionConfigBoolean {
         Self {
             current_value: current_value.into(),
         }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionConfigBoolean {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionConfigBoolean")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionConfigBoolean"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A boolean on/off toggle session configuration option payload.\",\"type\":\"object\",\"properties\":{\"currentValue\":{\"description\":\"The current value of the boolean option.\",\"type\":\"boolean\"}},\"required\":[\"currentValue\"]}",
+            &[],
+        )
     }
 }
 /// A command the agent advertises to the client.
@@ -9378,6 +13150,29 @@ impl AvailableCommand {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AvailableCommand {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AvailableCommand")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AvailableCommand"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A command the agent advertises to the client.\\n\\nThe `type` field acts as the discriminator in the serialized JSON form.\",\"anyOf\":[{\"description\":\"A slash command the user can invoke by including it in a prompt.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/Command\"}]},{\"title\":\"other\",\"description\":\"Custom or future command kind.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this command type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding command\\nmetadata, and otherwise ignore the command or display it as a plain\\ncommand using its `name` and `description`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future command type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"name\":{\"description\":\"Command name without the leading `/`. MUST NOT contain whitespace and MUST be unique\\nwithin the command list.\",\"type\":\"string\"},\"description\":{\"description\":\"Human-readable description of what the command does.\",\"type\":\"string\"}},\"required\":[\"type\",\"name\",\"description\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"command\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "Command",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Command>(),
+                ),
+            ],
+        )
+    }
+}
 /// The input specification for a command.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -9468,6 +13263,31 @@ impl AvailableCommandInput {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AvailableCommandInput {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AvailableCommandInput")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AvailableCommandInput"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The input specification for a command.\",\"anyOf\":[{\"description\":\"All text after the command name and the whitespace following it is provided as input.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/TextCommandInput\"}]},{\"title\":\"other\",\"description\":\"Custom or future command input specification.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nClients that do not understand this input type should preserve the raw\\npayload when storing, replaying, proxying, or forwarding command\\nmetadata, and otherwise ignore the input specification or display the\\ncommand without structured input.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future command input type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"text\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "TextCommandInput",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TextCommandInput>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// All text that was typed after the command name is provided as input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9504,6 +13324,24 @@ impl TextCommandInput {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TextCommandInput {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TextCommandInput")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TextCommandInput"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All text that was typed after the command name is provided as input.\",\"type\":\"object\",\"properties\":{\"hint\":{\"description\":\"A hint to display when the input hasn't been provided yet\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"hint\"]}",
+            &[],
+        )
     }
 }
 /// A slash command the user can invoke by including it in a prompt.
@@ -9575,6 +13413,31 @@ impl Command {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Command {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Command")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Command"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A slash command the user can invoke by including it in a prompt.\\n\\nThe `type` discriminator value is `command`.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).\\n\\nMUST NOT contain whitespace and MUST be unique within the command list.\",\"type\":\"string\"},\"description\":{\"description\":\"Human-readable description of what the command does.\",\"type\":\"string\"},\"input\":{\"description\":\"Input for the command if required\\n\\nOmitted and `null` are equivalent and mean the command takes no input.\",\"anyOf\":[{\"$ref\":\"#/$defs/AvailableCommandInput\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"description\"]}",
+            &[
+                (
+                    "AvailableCommandInput",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommandInput>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Response from listing sessions.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9639,6 +13502,37 @@ impl ListSessionsResponse {
     pub const METHOD: &'static str = "session/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListSessionsResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListSessionsResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListSessionsResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from listing sessions.\",\"type\":\"object\",\"properties\":{\"sessions\":{\"description\":\"Array of session information objects.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionInfo\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"nextCursor\":{\"description\":\"Opaque cursor token. If present, pass this in the next request's cursor parameter\\nto fetch the next page. Omitted and `null` are equivalent and mean there are no more\\nresults. An empty string is a valid cursor, not the end of results.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCursor\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessions\"],\"x-side\":\"agent\",\"x-method\":\"session/list\"}",
+            &[
+                (
+                    "SessionInfo",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionInfo>()
+                    },
+                ),
+                (
+                    "SessionListCursor",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionListCursor>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Information about a session returned by session/list
@@ -9748,6 +13642,36 @@ impl SessionInfo {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfo {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionInfo")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the session\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"title\":{\"description\":\"Human-readable title for the session\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"description\":\"RFC 3339 timestamp of last activity.\\n\\nOmitted and `null` are equivalent and mean the last activity time is not reported.\",\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -9882,6 +13806,36 @@ impl SessionInfo {
         self
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfo {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionInfo")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the session\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"title\":{\"description\":\"Human-readable title for the session\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"description\":\"RFC 3339 timestamp of last activity.\\n\\nOmitted and `null` are equivalent and mean the last activity time is not reported.\",\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"x-deserialize-default-on-error\":true},\"archived\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the session is archived.\\n\\nOptional. Omitted and `null` are equivalent and mean the archive state is not reported.\\nAgents that advertise the `session.archive` capability MUST include it on every listed session.\",\"type\":[\"boolean\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// An opaque cursor used to paginate `session/list` results.
 #[derive(
     Debug,
@@ -9931,6 +13885,24 @@ impl ::core::fmt::Display for SessionListCursor {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionListCursor {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionListCursor")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionListCursor"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An opaque cursor used to paginate `session/list` results.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// Response from deleting a session.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -9970,6 +13942,24 @@ impl DeleteSessionResponse {
     pub const METHOD: &'static str = "session/delete";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DeleteSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DeleteSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DeleteSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from deleting a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/delete\"}",
+            &[],
+        )
+    }
 }
 /// Response from resuming an existing session.
 ///
@@ -10061,6 +14051,37 @@ impl ResumeSessionResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResumeSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResumeSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResumeSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from resuming an existing session.\\n\\nThe agent MUST send a current `state_update` after any requested history\\nreplay and before this response, even without replay. The update reports\\nforeground state after resuming. The response alone does not imply `idle`.\\n\\nSee protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"description\":\"Initial session configuration options.\\n\\nOptional. Omitted or empty means no config options are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `config_option_update` notifications replace this list.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"availableCommands\":{\"description\":\"Initial commands the agent can execute in this session.\\n\\nOptional. Omitted or empty means no initial commands are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `available_commands_update` notifications replace this list.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/resume\"}",
+            &[
+                (
+                    "AvailableCommand",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommand>()
+                    },
+                ),
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Response from closing a session.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -10100,6 +14121,24 @@ impl CloseSessionResponse {
     pub const METHOD: &'static str = "session/close";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CloseSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CloseSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CloseSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from closing a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/close\"}",
+            &[],
+        )
+    }
 }
 /// Response from cancelling a tool call.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -10141,6 +14180,24 @@ impl CancelToolCallResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelToolCallResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelToolCallResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelToolCallResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from cancelling a tool call.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"tool_call/cancel\"}",
+            &[],
+        )
+    }
+}
 /// Response from cancelling a terminal.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -10180,6 +14237,24 @@ impl CancelTerminalResponse {
     pub const METHOD: &'static str = "terminal/cancel";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelTerminalResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelTerminalResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelTerminalResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from cancelling a terminal.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"terminal/cancel\"}",
+            &[],
+        )
+    }
 }
 /// Response to `session/set_config_option` method.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -10226,6 +14301,33 @@ impl SetSessionConfigOptionResponse {
     pub const METHOD: &'static str = "session/set_config_option";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionResponse"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to `session/set_config_option` method.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"description\":\"The full set of configuration options and their current values.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"configOptions\"],\"x-side\":\"agent\",\"x-method\":\"session/set_config_option\"}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// Response acknowledging that a user prompt was inserted into the ACP conversation.
 ///
@@ -10286,6 +14388,29 @@ impl PromptResponse {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response acknowledging that a user prompt was inserted into the ACP conversation.\\n\\nThis response does not indicate that the prompt was merely received or held, nor that the\\nagent has finished processing it.\\nProcessing and completion are reported through `state_update` session updates.\\n\\nInsertion is the logical addition of a user message with a message ID and a position\\nrelative to other messages in the ACP conversation.\\n\\nSee protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"Identifies the user message inserted into the ACP conversation.\\n\\nRequired and non-null. Omission and explicit `null` are both invalid.\\n\\nThe corresponding user-message session update carries this same identifier and may arrive\\nbefore or after this response. Agents must echo the message during the live session, but are\\nnot required to retain it. If retained and replayed, the message keeps this identifier.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\"],\"x-side\":\"agent\",\"x-method\":\"session/prompt\"}",
+            &[
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Identifier for a message, unique among messages of the same type within a session.
 ///
 /// Each message type, such as user messages, agent messages, and agent thoughts,
@@ -10339,6 +14464,24 @@ impl ::core::fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Identifier for a message, unique among messages of the same type within a session.\\n\\nEach message type, such as user messages, agent messages, and agent thoughts,\\nhas its own ID space: messages of different types may share an ID and remain\\ndistinct messages.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
 /// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 /// Extension methods provide a way to add custom functionality while maintaining
 /// protocol compatibility.
@@ -10352,6 +14495,24 @@ pub struct ExtResponse(pub ::serde_json::Value);
 impl ::core::convert::From<::serde_json::Value> for ExtResponse {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ExtResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ExtResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ExtResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\"}",
+            &[],
+        )
     }
 }
 /// JSON-RPC error object.
@@ -10402,6 +14563,33 @@ impl Error {
     pub fn data(mut self, value: impl ::core::convert::Into<ErrorData>) -> Self {
         self.data = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Error {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Error")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Error"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"JSON-RPC error object.\\n\\nRepresents an error that occurred during method execution, following the\\nJSON-RPC 2.0 error object specification with optional additional data.\\n\\nSee protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)\",\"type\":\"object\",\"properties\":{\"code\":{\"description\":\"A number indicating the error type that occurred.\\nThis must be an integer as defined in the JSON-RPC specification.\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorCode\"}]},\"message\":{\"description\":\"A string providing a short description of the error.\\nThe message should be limited to a concise single sentence.\",\"type\":\"string\"},\"data\":{\"description\":\"Optional primitive or structured value that contains additional information about the error.\\nThis may include debugging information or context-specific details.\\n\\nOmitted and `null` are equivalent and mean no additional data is provided. Some codes\\ndefine a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and\\n[`SessionNotFoundErrorData`] for `-32002` when a session is not found.\",\"anyOf\":[{\"$ref\":\"#/$defs/ErrorData\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true}},\"required\":[\"code\",\"message\"]}",
+            &[
+                (
+                    "ErrorCode",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ErrorCode>(),
+                ),
+                (
+                    "ErrorData",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ErrorData>(),
+                ),
+            ],
+        )
     }
 }
 /// Predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -10508,6 +14696,24 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
             ))
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ErrorCode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ErrorCode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ErrorCode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Predefined error codes for common JSON-RPC and ACP-specific errors.\\n\\nStandard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC\\nserver-error range (-32000 to -32099), and request cancellation uses -32800 from the\\nrange LSP reserves (-32899 to -32800).\",\"anyOf\":[{\"title\":\"Parse error\",\"description\":\"**Parse error**: Invalid JSON was received by the server.\\nAn error occurred on the server while parsing the JSON text.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32700},{\"title\":\"Invalid request\",\"description\":\"**Invalid request**: The JSON sent is not a valid Request object.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32600},{\"title\":\"Method not found\",\"description\":\"**Method not found**: The method does not exist or is not available.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32601},{\"title\":\"Invalid params\",\"description\":\"**Invalid params**: Invalid method parameter(s).\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32602},{\"title\":\"Internal error\",\"description\":\"**Internal error**: Internal JSON-RPC error.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32603},{\"title\":\"Request cancelled\",\"description\":\"**Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or\\nbecause of resource constraints or shutdown.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32800},{\"title\":\"Authentication required\",\"description\":\"**Authentication required**: Authentication is required before this operation can be performed.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32000},{\"title\":\"Resource not found\",\"description\":\"**Resource not found**: A given resource, such as a session, was not found.\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32002},{\"title\":\"Unsupported protocol version\",\"description\":\"**Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.\\nThe error data is an [`UnsupportedProtocolVersionErrorData`].\",\"type\":\"integer\",\"format\":\"int32\",\"const\":-32022},{\"title\":\"Other\",\"description\":\"Other undefined error code.\",\"type\":\"integer\",\"format\":\"int32\"}]}",
+            &[],
+        )
+    }
+}
 /// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -10565,6 +14771,37 @@ impl<'de> ::serde::Deserialize<'de> for ErrorData {
         ::core::result::Result::Err(crate::runtime::de::no_arm("ErrorData", &errors))
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ErrorData {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ErrorData")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ErrorData"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Schema for [`Error::data`]: the shapes ACP defines, or any other value.\",\"anyOf\":[{\"title\":\"UnsupportedProtocolVersion\",\"allOf\":[{\"$ref\":\"#/$defs/UnsupportedProtocolVersionErrorData\"}]},{\"title\":\"SessionNotFound\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotFoundErrorData\"}]},{\"title\":\"Other\"}]}",
+            &[
+                (
+                    "SessionNotFoundErrorData",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionNotFoundErrorData>()
+                    },
+                ),
+                (
+                    "UnsupportedProtocolVersionErrorData",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnsupportedProtocolVersionErrorData>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -10612,6 +14849,33 @@ impl UnsupportedProtocolVersionErrorData {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnsupportedProtocolVersionErrorData {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnsupportedProtocolVersionErrorData")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "UnsupportedProtocolVersionErrorData"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Data for the `-32022` (Unsupported protocol version) error.\\n\\nSee protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)\",\"type\":\"object\",\"properties\":{\"requested\":{\"description\":\"The protocol version the Client requested.\",\"allOf\":[{\"$ref\":\"#/$defs/ProtocolVersion\"}]},\"supported\":{\"description\":\"The protocol versions the Agent supports.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ProtocolVersion\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"requested\",\"supported\"]}",
+            &[
+                (
+                    "ProtocolVersion",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProtocolVersion>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Data for the `-32002` (Resource not found) error when a session-scoped request names a
 /// session that does not exist or is not active.
 ///
@@ -10653,6 +14917,29 @@ impl SessionNotFoundErrorData {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionNotFoundErrorData {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionNotFoundErrorData")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionNotFoundErrorData"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Data for the `-32002` (Resource not found) error when a session-scoped request names a\\nsession that does not exist or is not active.\\n\\nSee protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The session ID from the request.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -10686,6 +14973,44 @@ impl AgentNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "UpdateSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UpdateSessionNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -10776,6 +15101,44 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "UpdateSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UpdateSessionNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -10809,6 +15172,50 @@ impl AgentNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "AuthStatusUpdateNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusUpdateNotification>()
+                    },
+                ),
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "UpdateSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UpdateSessionNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -10917,6 +15324,50 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"AuthStatusUpdateNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the agent's authentication state changed.\\n\\nOnly sent by agents that advertise the `auth.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusUpdateNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "AuthStatusUpdateNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusUpdateNotification>()
+                    },
+                ),
+                (
+                    "CompleteElicitationNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompleteElicitationNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "UpdateSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UpdateSessionNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Notification containing a session update from the agent.
 ///
 /// Agents can send session updates at any point while the session exists.
@@ -10971,6 +15422,35 @@ impl UpdateSessionNotification {
     pub const METHOD: &'static str = "session/update";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UpdateSessionNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UpdateSessionNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UpdateSessionNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification containing a session update from the agent.\\n\\nAgents can send session updates at any point while the session exists.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session this update pertains to.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"update\":{\"description\":\"The actual update content.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionUpdate\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"update\"],\"x-side\":\"client\",\"x-method\":\"session/update\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SessionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Different types of updates that can be sent while a session exists.
@@ -11512,6 +15992,124 @@ impl SessionUpdate {
             }
             Self::Other(v) => ::core::option::Option::Some(v.__tag("sessionUpdate")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Different types of updates that can be sent while a session exists.\\n\\nThese updates report messages, progress, and other session activity.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"anyOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"A user message has been created or updated.\\n\\nAgents can send this when they accept or replay a user message. When a\\nclient receives another `user_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/UserMessage\"}]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"An agent message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AgentMessage\"}]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"An agent thought or reasoning message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_thought` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AgentThought\"}]},{\"description\":\"A snapshot of the session's aggregate foreground activity.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/StateUpdate\"}]},{\"description\":\"A chunk of tool-call content being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContentChunk\"}]},{\"description\":\"A tool call has been created or updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}]},{\"description\":\"An agent-owned terminal has been created or updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/TerminalUpdate\"}]},{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputChunk\"}]},{\"description\":\"A content update for a plan identified by ID.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}]},{\"description\":\"Information for the user that is not part of session history.\\n\\nNo Client capability is required. Clients that do not understand or\\npresent notices may ignore them.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}]},{\"description\":\"A context compaction has been created or updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}]},{\"description\":\"A content block appended to a context compaction's retained summary.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}]},{\"title\":\"other\",\"description\":\"Custom or future session update.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this update type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding session\\nhistory, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"description\":\"Custom or future session update type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"sessionUpdate\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "AgentMessage",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentMessage>()
+                    },
+                ),
+                (
+                    "AgentThought",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentThought>()
+                    },
+                ),
+                (
+                    "AvailableCommandsUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommandsUpdate>()
+                    },
+                ),
+                (
+                    "CompactionSummaryChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionSummaryChunk>()
+                    },
+                ),
+                (
+                    "CompactionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionUpdate>()
+                    },
+                ),
+                (
+                    "ConfigOptionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ConfigOptionUpdate>()
+                    },
+                ),
+                (
+                    "ContentChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentChunk>()
+                    },
+                ),
+                (
+                    "Notice",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Notice>(),
+                ),
+                (
+                    "PlanUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanUpdate>(),
+                ),
+                (
+                    "SessionInfoUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionInfoUpdate>()
+                    },
+                ),
+                (
+                    "StateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StateUpdate>()
+                    },
+                ),
+                (
+                    "TerminalOutputChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputChunk>()
+                    },
+                ),
+                (
+                    "TerminalUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalUpdate>()
+                    },
+                ),
+                (
+                    "ToolCallContentChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallContentChunk>()
+                    },
+                ),
+                (
+                    "ToolCallUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallUpdate>()
+                    },
+                ),
+                (
+                    "UsageUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UsageUpdate>()
+                    },
+                ),
+                (
+                    "UserMessage",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UserMessage>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -12168,6 +16766,148 @@ impl SessionUpdate {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Different types of updates that can be sent while a session exists.\\n\\nThese updates report messages, progress, and other session activity.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)\",\"anyOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"A user message has been created or updated.\\n\\nAgents can send this when they accept or replay a user message. When a\\nclient receives another `user_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/UserMessage\"}]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"An agent message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AgentMessage\"}]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}]},{\"description\":\"An agent thought or reasoning message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_thought` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AgentThought\"}]},{\"description\":\"A snapshot of the session's aggregate foreground activity.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/StateUpdate\"}]},{\"description\":\"A chunk of tool-call content being streamed.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContentChunk\"}]},{\"description\":\"A tool call has been created or updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}]},{\"description\":\"An agent-owned terminal has been created or updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/TerminalUpdate\"}]},{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputChunk\"}]},{\"description\":\"A content update for a plan identified by ID.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/draft/agent-plan)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_removed\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanRemoved\"}]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}]},{\"description\":\"Information for the user that is not part of session history.\\n\\nNo Client capability is required. Clients that do not understand or\\npresent notices may ignore them.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}]},{\"description\":\"A context compaction has been created or updated.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}]},{\"description\":\"A content block appended to a context compaction's retained summary.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAnnounces a child session created and owned by this session, or updates\\nthat ownership association's metadata.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"subagent_update\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SubagentUpdate\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA message upsert observed in this session's transcript, sent to or\\nreceived from another session.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionMessage\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nOne content block appended to a sent or received session message.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message_chunk\"}},\"required\":[\"sessionUpdate\"],\"allOf\":[{\"$ref\":\"#/$defs/SessionMessageChunk\"}]},{\"title\":\"other\",\"description\":\"Custom or future session update.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this update type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding session\\nhistory, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"description\":\"Custom or future session update type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"sessionUpdate\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_removed\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"subagent_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_message_chunk\"}},\"required\":[\"sessionUpdate\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "AgentMessage",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentMessage>()
+                    },
+                ),
+                (
+                    "AgentThought",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AgentThought>()
+                    },
+                ),
+                (
+                    "AvailableCommandsUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommandsUpdate>()
+                    },
+                ),
+                (
+                    "CompactionSummaryChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionSummaryChunk>()
+                    },
+                ),
+                (
+                    "CompactionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionUpdate>()
+                    },
+                ),
+                (
+                    "ConfigOptionUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ConfigOptionUpdate>()
+                    },
+                ),
+                (
+                    "ContentChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentChunk>()
+                    },
+                ),
+                (
+                    "Notice",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Notice>(),
+                ),
+                (
+                    "PlanRemoved",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanRemoved>()
+                    },
+                ),
+                (
+                    "PlanUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanUpdate>(),
+                ),
+                (
+                    "SessionInfoUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionInfoUpdate>()
+                    },
+                ),
+                (
+                    "SessionMessage",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionMessage>()
+                    },
+                ),
+                (
+                    "SessionMessageChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionMessageChunk>()
+                    },
+                ),
+                (
+                    "StateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StateUpdate>()
+                    },
+                ),
+                (
+                    "SubagentUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SubagentUpdate>()
+                    },
+                ),
+                (
+                    "TerminalOutputChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutputChunk>()
+                    },
+                ),
+                (
+                    "TerminalUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalUpdate>()
+                    },
+                ),
+                (
+                    "ToolCallContentChunk",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallContentChunk>()
+                    },
+                ),
+                (
+                    "ToolCallUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallUpdate>()
+                    },
+                ),
+                (
+                    "UsageUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UsageUpdate>()
+                    },
+                ),
+                (
+                    "UserMessage",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UserMessage>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A streamed item of message content.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -12215,6 +16955,35 @@ impl ContentChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ContentChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ContentChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ContentChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A streamed item of message content.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"A unique identifier for the message this chunk belongs to.\\n\\nAll chunks belonging to the same message share the same `messageId`.\\nChunks for different messages can interleave.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"content\":{\"description\":\"A single item of content\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\",\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
     }
 }
 /// A user message upsert.
@@ -12288,6 +17057,35 @@ impl UserMessage {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UserMessage {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UserMessage")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UserMessage"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A user message upsert.\\n\\nOnly `messageId` is required. `content` has patch semantics:\\nan omitted field leaves existing message content unchanged, `null` clears the\\nvalue, and a concrete array replaces the previous value. For a new\\n`messageId`, omitted `content` starts empty. `content` is replaced as a\\nwhole array. Send `[]` or `null` to clear it.\\n\\nMessage updates and chunks are applied in the order they are received. When\\na `user_message` update includes `content`, that array replaces any content\\npreviously accumulated for the message, including content from earlier\\nchunks. Later chunks with the same `messageId` append to the current\\ncontent.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"A unique identifier for the message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"content\":{\"description\":\"Complete replacement content for this message.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
+    }
+}
 /// An agent message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -12359,6 +17157,35 @@ impl AgentMessage {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentMessage {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentMessage")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentMessage"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An agent message upsert.\\n\\nOnly `messageId` is required. `content` has patch semantics:\\nan omitted field leaves existing message content unchanged, `null` clears the\\nvalue, and a concrete array replaces the previous value. For a new\\n`messageId`, omitted `content` starts empty. `content` is replaced as a\\nwhole array. Send `[]` or `null` to clear it.\\n\\nMessage updates and chunks are applied in the order they are received. When\\nan `agent_message` update includes `content`, that array replaces any\\ncontent previously accumulated for the message, including content from\\nearlier chunks. Later chunks with the same `messageId` append to the current\\ncontent.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"A unique identifier for the message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"content\":{\"description\":\"Complete replacement content for this message.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
+    }
+}
 /// An agent thought or reasoning message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -12428,6 +17255,35 @@ impl AgentThought {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentThought {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AgentThought")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentThought"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An agent thought or reasoning message upsert.\\n\\nOnly `messageId` is required. `content` has patch semantics:\\nan omitted field leaves existing thought content unchanged, `null` clears the\\nvalue, and a concrete array replaces the previous value. For a new\\n`messageId`, omitted `content` starts empty. `content` is replaced as a\\nwhole array. Send `[]` or `null` to clear it.\\n\\nMessage updates and chunks are applied in the order they are received. When\\nan `agent_thought` update includes `content`, that array replaces any\\ncontent previously accumulated for the thought, including content from\\nearlier chunks. Later chunks with the same `messageId` append to the current\\ncontent.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"A unique identifier for the thought message.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"content\":{\"description\":\"Complete replacement content for this thought message.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12552,6 +17408,38 @@ impl BackgroundWork {
             Self::ToolCall(_) => ::core::option::Option::Some("tool_call"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BackgroundWork {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BackgroundWork")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BackgroundWork"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"One piece of work running independently of the session's foreground work.\\n\\nItems reference entities the Client already tracks. The Agent MUST announce each item\\nbefore the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a\\ntool call's final status before the snapshot that removes it. Each piece of work is\\nlisted once: process-backed work is listed as its terminal, not also as its tool call.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"anyOf\":[{\"description\":\"A process that keeps running after its tool call returned control to the model.\\nLive until its `terminal_update` reports `exitStatus`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BackgroundTerminal\"}]},{\"description\":\"Work started by a tool call that continues without a process of its own, such as\\na watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls\\nstay listed.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BackgroundToolCall\"}]},{\"title\":\"other\",\"description\":\"Custom or future background work.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAn unknown item still means background work is running, even when the Client\\ncannot show what it is.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future background work type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "BackgroundTerminal",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundTerminal>()
+                    },
+                ),
+                (
+                    "BackgroundToolCall",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundToolCall>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -12705,6 +17593,44 @@ impl BackgroundWork {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BackgroundWork {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BackgroundWork")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BackgroundWork"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"One piece of work running independently of the session's foreground work.\\n\\nItems reference entities the Client already tracks. The Agent MUST announce each item\\nbefore the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a\\ntool call's final status before the snapshot that removes it. Each piece of work is\\nlisted once: process-backed work is listed as its terminal, not also as its tool call.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)\",\"anyOf\":[{\"description\":\"A process that keeps running after its tool call returned control to the model.\\nLive until its `terminal_update` reports `exitStatus`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BackgroundTerminal\"}]},{\"description\":\"Work started by a tool call that continues without a process of its own, such as\\na watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls\\nstay listed.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BackgroundToolCall\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA detached subagent session that has anything running: its state is not `idle`, or\\nits own `background` list is non-empty or not reported.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"subagent\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/BackgroundSubagent\"}]},{\"title\":\"other\",\"description\":\"Custom or future background work.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAn unknown item still means background work is running, even when the Client\\ncannot show what it is.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future background work type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"terminal\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"subagent\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "BackgroundSubagent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundSubagent>()
+                    },
+                ),
+                (
+                    "BackgroundTerminal",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundTerminal>()
+                    },
+                ),
+                (
+                    "BackgroundToolCall",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundToolCall>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A listed terminal running in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -12743,6 +17669,29 @@ impl BackgroundTerminal {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BackgroundTerminal {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BackgroundTerminal")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BackgroundTerminal"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A listed terminal running in the background.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"description\":\"The ID of the listed terminal.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"terminalId\"]}",
+            &[
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
+}
 /// A listed tool call whose work continues in the background.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -12779,6 +17728,29 @@ impl BackgroundToolCall {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BackgroundToolCall {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BackgroundToolCall")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BackgroundToolCall"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A listed tool call whose work continues in the background.\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"description\":\"The ID of the listed tool call.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"toolCallId\"]}",
+            &[
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+            ],
+        )
     }
 }
 /// Foreground work is in progress.
@@ -12840,6 +17812,31 @@ impl RunningStateUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RunningStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RunningStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RunningStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"background\":{\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "BackgroundWork",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundWork>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Details of a failure that ended active work.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -12868,6 +17865,29 @@ impl ErrorStopReason {
     pub fn error(mut self, value: impl ::core::convert::Into<Error>) -> Self {
         self.error = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ErrorStopReason {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ErrorStopReason")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ErrorStopReason"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Details of a failure that ended active work.\",\"type\":\"object\",\"properties\":{\"error\":{\"description\":\"The failure, as a JSON-RPC error object.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.\\nAgents SHOULD include it.\",\"anyOf\":[{\"$ref\":\"#/$defs/Error\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true}}}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12946,6 +17966,38 @@ impl IdleStateUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IdleStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IdleStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"No foreground work is active. Background activity may continue.\\n\\nAgents SHOULD include a `stopReason` when the idle transition ends foreground\\nwork. An idle update that does not end foreground work need not include one.\\nReceivers treat an omitted, `null`, or malformed `stopReason` as the agent not\\nreporting one.\\nRepeated or resume snapshots may carry the last stop reason for context.\\nThey MUST NOT be counted as new completions, cancellations, or additional usage.\",\"type\":\"object\",\"properties\":{\"background\":{\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true},\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"],\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                (
+                    "BackgroundWork",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundWork>()
+                    },
+                ),
+                (
+                    "ErrorStopReason",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ErrorStopReason>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -13147,6 +18199,32 @@ impl IdleStateUpdateStopReason {
             Self::None { .. } => ::core::option::Option::None,
             Self::Other(v) => ::core::option::Option::Some(v.__tag("stopReason")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IdleStateUpdateStopReason")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"],\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                (
+                    "ErrorStopReason",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ErrorStopReason>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -13250,6 +18328,42 @@ impl IdleStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IdleStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IdleStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"No foreground work is active. Background activity may continue.\\n\\nAgents SHOULD include a `stopReason` when the idle transition ends foreground\\nwork. An idle update that does not end foreground work need not include one.\\nReceivers treat an omitted, `null`, or malformed `stopReason` as the agent not\\nreporting one.\\nRepeated or resume snapshots may carry the last stop reason for context.\\nThey MUST NOT be counted as new completions, cancellations, or additional usage.\",\"type\":\"object\",\"properties\":{\"usage\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage for completed foreground work.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting token\\nusage for this state update.\",\"anyOf\":[{\"$ref\":\"#/$defs/Usage\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"background\":{\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true},\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#stop-reasons)\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"],\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                (
+                    "BackgroundWork",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundWork>()
+                    },
+                ),
+                (
+                    "ErrorStopReason",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ErrorStopReason>()
+                    },
+                ),
+                (
+                    "Usage",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Usage>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -13450,6 +18564,32 @@ impl IdleStateUpdateStopReason {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("IdleStateUpdateStopReason")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"],\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                (
+                    "ErrorStopReason",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ErrorStopReason>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// The foreground workflow as a whole is blocked on user action.
 ///
 /// Agents SHOULD report this state when foreground work cannot progress without
@@ -13514,6 +18654,31 @@ impl RequiresActionStateUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequiresActionStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequiresActionStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequiresActionStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The foreground workflow as a whole is blocked on user action.\\n\\nAgents SHOULD report this state when foreground work cannot progress without\\nuser action. Pending permissions or elicitations alone do not imply this\\nstate if other foreground work can progress, or if the requests belong only\\nto independent background activity. Once reported, agents MUST report\\n`running` when progress resumes, or `idle` if the work ends without resuming.\\nResponding to one request does not itself imply `running`.\",\"type\":\"object\",\"properties\":{\"background\":{\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "BackgroundWork",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundWork>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -13676,6 +18841,44 @@ impl StateUpdate {
             Self::RequiresAction(_) => ::core::option::Option::Some("requires_action"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("state")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A snapshot of the session's aggregate foreground activity.\\n\\nForeground work is the agent's active response or workflow in the session,\\nincluding model processing, tool execution, and waiting for user action needed\\nto continue that work. It can start with a prompt or be agent-initiated, for\\nexample to pursue an ongoing goal or follow up on a completed background task.\\nEither way, the agent MUST report `running` when foreground work starts,\\nor `requires_action` if it starts blocked on user action, and `idle` when it\\nends. The agent SHOULD include a stop reason on that idle update.\\nAgent-initiated work does not require a prompt request or a synthetic user\\nmessage.\\n\\n`running` may precede user-message insertion, for example during a foreground\\nhook. It is not acknowledgment of insertion, and rejecting a prompt does not\\nitself end foreground work.\\n\\nBackground activity can continue and emit other `session/update` notifications\\nwhile `idle`. Those notifications, including a detached task's progress or\\ncompletion, do not by themselves change this state. A permission request only\\nwarrants `requires_action` when foreground work is blocked on user action.\\n\\nThe agent SHOULD report `requires_action` when the foreground workflow as a\\nwhole cannot progress without user action, including permissions or elicitations.\\nOnce reported, it MUST report `running` when progress resumes, or `idle` when\\nwork ends without resuming.\\nIf other foreground work can progress, the state remains `running`. Resolving\\none of several requests does not itself change the state. Agents SHOULD ignore\\nresponses for work that has already ended rather than use them to resume it.\\n\\nA new session defaults to idle until a state update reports otherwise.\\nResume MUST send a current-state snapshot after any replay and before its\\nresponse. The snapshot reports foreground state after resuming.\\nThe response alone does not imply idle.\\nRepeated snapshots are idempotent, not additional work, completions, or usage.\\nA repeated state may carry updated information without another state transition.\\nThe agent MUST report `idle` when no foreground activity remains. Completing\\nan individual activity while other foreground work continues does not require\\nan idle boundary. Local commands use the same lifecycle even without model work.\\n\\nSee protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)\",\"anyOf\":[{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/RunningStateUpdate\"}]},{\"description\":\"No foreground work is active. Background activity may continue.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/IdleStateUpdate\"}]},{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/RequiresActionStateUpdate\"}]},{\"title\":\"other\",\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nUnless the Client advertised support for this state, Agents MUST still\\nreport the standard states.\\nClients MUST NOT treat an unrecognized state as `idle` or present the\\nprevious state as confirmed, and show a generic busy state until a known\\nstate arrives.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"state\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "IdleStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<IdleStateUpdate>()
+                    },
+                ),
+                (
+                    "RequiresActionStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequiresActionStateUpdate>()
+                    },
+                ),
+                (
+                    "RunningStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RunningStateUpdate>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -13863,6 +19066,50 @@ impl StateUpdate {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for StateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("StateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "StateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A snapshot of the session's aggregate foreground activity.\\n\\nForeground work is the agent's active response or workflow in the session,\\nincluding model processing, tool execution, and waiting for user action needed\\nto continue that work. It can start with a prompt or be agent-initiated, for\\nexample to pursue an ongoing goal or follow up on a completed background task.\\nEither way, the agent MUST report `running` when foreground work starts,\\nor `requires_action` if it starts blocked on user action, and `idle` when it\\nends. The agent SHOULD include a stop reason on that idle update.\\nAgent-initiated work does not require a prompt request or a synthetic user\\nmessage.\\n\\n`running` may precede user-message insertion, for example during a foreground\\nhook. It is not acknowledgment of insertion, and rejecting a prompt does not\\nitself end foreground work.\\n\\nBackground activity can continue and emit other `session/update` notifications\\nwhile `idle`. Those notifications, including a detached task's progress or\\ncompletion, do not by themselves change this state. A permission request only\\nwarrants `requires_action` when foreground work is blocked on user action.\\n\\nThe agent SHOULD report `requires_action` when the foreground workflow as a\\nwhole cannot progress without user action, including permissions or elicitations.\\nOnce reported, it MUST report `running` when progress resumes, or `idle` when\\nwork ends without resuming.\\nIf other foreground work can progress, the state remains `running`. Resolving\\none of several requests does not itself change the state. Agents SHOULD ignore\\nresponses for work that has already ended rather than use them to resume it.\\n\\nA new session defaults to idle until a state update reports otherwise.\\nResume MUST send a current-state snapshot after any replay and before its\\nresponse. The snapshot reports foreground state after resuming.\\nThe response alone does not imply idle.\\nRepeated snapshots are idempotent, not additional work, completions, or usage.\\nA repeated state may carry updated information without another state transition.\\nThe agent MUST report `idle` when no foreground activity remains. Completing\\nan individual activity while other foreground work continues does not require\\nan idle boundary. Local commands use the same lifecycle even without model work.\\n\\nSee protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-states)\",\"anyOf\":[{\"description\":\"Foreground work is in progress.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/RunningStateUpdate\"}]},{\"description\":\"No foreground work is active. Background activity may continue.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/IdleStateUpdate\"}]},{\"description\":\"Foreground work is blocked on user action.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/RequiresActionStateUpdate\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe Agent cannot currently determine foreground activity.\\nThis replaces previously confirmed activity without ending the work or session.\",\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"],\"allOf\":[{\"$ref\":\"#/$defs/UnknownStateUpdate\"}]},{\"title\":\"other\",\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nUnless the Client advertised support for this state, Agents MUST still\\nreport the standard states.\\nClients MUST NOT treat an unrecognized state as `idle` or present the\\nprevious state as confirmed, and show a generic busy state until a known\\nstate arrives.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Custom or future session state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"state\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"running\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"idle\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"requires_action\"}},\"required\":[\"state\"]},{\"type\":\"object\",\"properties\":{\"state\":{\"type\":\"string\",\"const\":\"unknown\"}},\"required\":[\"state\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "IdleStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<IdleStateUpdate>()
+                    },
+                ),
+                (
+                    "RequiresActionStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequiresActionStateUpdate>()
+                    },
+                ),
+                (
+                    "RunningStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RunningStateUpdate>()
+                    },
+                ),
+                (
+                    "UnknownStateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnknownStateUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A streamed item of tool-call content.
 ///
 /// Tool-call content chunks append one `ToolCallContent` item to the current
@@ -13914,6 +19161,35 @@ impl ToolCallContentChunk {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ToolCallContentChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ToolCallContentChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ToolCallContentChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A streamed item of tool-call content.\\n\\nTool-call content chunks append one `ToolCallContent` item to the current\\ncontent for the matching `toolCallId`. Agents can send a `tool_call_update`\\nwith `content` when they need to replace the whole content collection\\ninstead.\",\"type\":\"object\",\"properties\":{\"toolCallId\":{\"description\":\"The ID of the tool call this content belongs to.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallId\"}]},\"content\":{\"description\":\"A single item of content produced by the tool call.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContent\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"toolCallId\",\"content\"]}",
+            &[
+                (
+                    "ToolCallContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ToolCallContent>()
+                    },
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+            ],
+        )
+    }
+}
 /// An authoritative replacement snapshot of terminal output bytes.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -13950,6 +19226,24 @@ impl TerminalOutput {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalOutput {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalOutput")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalOutput"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An authoritative replacement snapshot of terminal output bytes.\",\"type\":\"object\",\"properties\":{\"data\":{\"description\":\"Base64-encoded replacement terminal output bytes.\",\"type\":\"string\",\"contentEncoding\":\"base64\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"data\"]}",
+            &[],
+        )
     }
 }
 /// Exit information for an agent-owned terminal.
@@ -14027,6 +19321,24 @@ impl TerminalExitStatus {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalExitStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalExitStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalExitStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Exit information for an agent-owned terminal.\\n\\nThe presence of this object marks the terminal as exited, even when neither\\nan exit code nor a signal is known.\",\"type\":\"object\",\"properties\":{\"exitCode\":{\"description\":\"Process exit code as the platform reports it, when known. Negative values are\\nallowed, for example signed Windows exit codes. Omitted and `null` are equivalent.\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\",\"x-deserialize-default-on-error\":true},\"signal\":{\"description\":\"Signal that terminated the process, when known.\\n\\nAgents should use the conventional platform signal name. POSIX examples\\ninclude `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a\\nplatform-specific name. Omitted and `null` are equivalent.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// The size of an agent-owned terminal in character cells.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -14076,6 +19388,24 @@ impl TerminalSize {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalSize {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalSize")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalSize"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The size of an agent-owned terminal in character cells.\",\"type\":\"object\",\"properties\":{\"cols\":{\"description\":\"Number of columns.\",\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":1,\"maximum\":65535},\"rows\":{\"description\":\"Number of rows.\",\"type\":\"integer\",\"format\":\"uint16\",\"minimum\":1,\"maximum\":65535},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"cols\",\"rows\"]}",
+            &[],
+        )
     }
 }
 /// Client-initiated controls a terminal currently supports.
@@ -14138,6 +19468,31 @@ impl TerminalCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Client-initiated controls a terminal currently supports.\\n\\nA malformed value falls back to no controls, so the Client never sends a request the\\nAgent did not advertise.\\n\\nSee protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)\",\"type\":\"object\",\"properties\":{\"cancel\":{\"description\":\"Permits the Client to cancel this terminal with `terminal/cancel`.\\n\\nOmitted and `null` are equivalent and mean unsupported. An object (including `{}`)\\nmeans supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalCancelCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "TerminalCancelCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalCancelCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
@@ -14172,6 +19527,24 @@ impl TerminalCancelCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalCancelCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalCancelCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalCancelCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capability to cancel a terminal with `terminal/cancel`.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// An upsert for the stored state of an agent-owned terminal.
@@ -14326,6 +19699,59 @@ impl TerminalUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An upsert for the stored state of an agent-owned terminal.\\n\\nOnly `terminalId` is required. Other fields have patch\\nsemantics: omitted fields leave the stored value unchanged, `null` clears\\nit, and concrete values replace it. A concrete `_meta` object instead\\npatches the stored metadata by top-level key. When the terminal ID is new,\\nomitted fields start unknown.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"description\":\"Unique identifier for this terminal within the session.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"command\":{\"description\":\"The command being run.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"cwd\":{\"description\":\"The absolute working directory of the command.\",\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"output\":{\"description\":\"An authoritative replacement snapshot of terminal output bytes.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalOutput\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"exitStatus\":{\"description\":\"Exit information. A concrete object marks the terminal as exited.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalExitStatus\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"size\":{\"description\":\"The terminal size the command runs with, when known.\\n\\nClients can render output at this size so that column layouts, progress bars,\\nand cursor-positioned output display as the program wrote them.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalSize\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"capabilities\":{\"description\":\"Client-initiated controls this terminal currently supports, such as cancellation.\\n\\nOmission leaves the capabilities unchanged, `null` clears them, and an object replaces\\nthe whole previous value. A new terminal starts with none.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"terminalId\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "TerminalCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalCapabilities>()
+                    },
+                ),
+                (
+                    "TerminalExitStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalExitStatus>()
+                    },
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+                (
+                    "TerminalOutput",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalOutput>()
+                    },
+                ),
+                (
+                    "TerminalSize",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalSize>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A chunk of bytes appended to an agent-owned terminal's output.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -14370,6 +19796,29 @@ impl TerminalOutputChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalOutputChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalOutputChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalOutputChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"properties\":{\"terminalId\":{\"description\":\"The terminal receiving these bytes.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"data\":{\"description\":\"Independently base64-encoded terminal output bytes.\",\"type\":\"string\",\"contentEncoding\":\"base64\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"terminalId\",\"data\"]}",
+            &[
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -14468,6 +19917,34 @@ impl PlanUpdateContent {
             Self::Items(_) => ::core::option::Option::Some("items"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanUpdateContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanUpdateContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Updated content for a plan.\",\"anyOf\":[{\"description\":\"Structured plan entries.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanItems\"}]},{\"title\":\"other\",\"description\":\"Custom or future plan update content.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding plans, and\\notherwise ignore it or display it generically. It still replaces any earlier\\ncontent for the same `planId`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future plan update content type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]}},\"required\":[\"type\",\"planId\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+                (
+                    "PlanItems",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanItems>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -14616,6 +20093,44 @@ impl PlanUpdateContent {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanUpdateContent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanUpdateContent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Updated content for a plan.\",\"anyOf\":[{\"description\":\"Structured plan entries.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanItems\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA URI pointing to a file containing the plan.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"file\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanFile\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRaw markdown content for the plan.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"markdown\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/PlanMarkdown\"}]},{\"title\":\"other\",\"description\":\"Custom or future plan update content.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this content type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding plans, and\\notherwise ignore it or display it generically. It still replaces any earlier\\ncontent for the same `planId`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future plan update content type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]}},\"required\":[\"type\",\"planId\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"items\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"file\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"markdown\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "PlanFile",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanFile>(),
+                ),
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+                (
+                    "PlanItems",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanItems>(),
+                ),
+                (
+                    "PlanMarkdown",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanMarkdown>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a plan within a session.
 #[derive(
     Debug,
@@ -14663,6 +20178,24 @@ impl ::core::borrow::Borrow<str> for PlanId {
 impl ::core::fmt::Display for PlanId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a plan within a session.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// A single entry in the execution plan.
@@ -14718,6 +20251,37 @@ impl PlanEntry {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanEntry {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanEntry")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanEntry"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A single entry in the execution plan.\\n\\nRepresents a task or goal that the assistant intends to accomplish\\nas part of fulfilling the user's request.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"Human-readable description of what this task aims to accomplish.\",\"type\":\"string\"},\"priority\":{\"description\":\"The relative importance of this task.\\nUsed to indicate which tasks are most critical to the overall goal.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanEntryPriority\"}]},\"status\":{\"description\":\"Current execution status of this task.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanEntryStatus\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"content\",\"priority\",\"status\"]}",
+            &[
+                (
+                    "PlanEntryPriority",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanEntryPriority>()
+                    },
+                ),
+                (
+                    "PlanEntryStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanEntryStatus>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Priority levels for plan entries.
@@ -14845,6 +20409,24 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
 impl ::core::convert::From<&str> for PlanEntryPriority {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanEntryPriority {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanEntryPriority")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Priority levels for plan entries.\\n\\nUsed to indicate the relative importance or urgency of different\\ntasks in the execution plan.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)\",\"anyOf\":[{\"description\":\"High priority task - critical to the overall goal.\",\"type\":\"string\",\"const\":\"high\"},{\"description\":\"Medium priority task - important but not critical.\",\"type\":\"string\",\"const\":\"medium\"},{\"description\":\"Low priority task - nice to have but not essential.\",\"type\":\"string\",\"const\":\"low\"},{\"title\":\"other\",\"description\":\"Custom or future plan entry priority.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
     }
 }
 /// Status of a plan entry in the execution flow.
@@ -14984,6 +20566,24 @@ impl ::core::convert::From<&str> for PlanEntryStatus {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanEntryStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanEntryStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Status of a plan entry in the execution flow.\\n\\nTracks the lifecycle of each task from planning through completion.\\nSee protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)\",\"anyOf\":[{\"description\":\"The task has not started yet.\",\"type\":\"string\",\"const\":\"pending\"},{\"description\":\"The task is currently being worked on.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"The task has been successfully completed.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"The task was cancelled before it completed.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future plan entry status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// A plan represented as structured entries.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -15032,6 +20632,33 @@ impl PlanItems {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanItems {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanItems")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanItems"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A plan represented as structured entries.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"entries\":{\"description\":\"The list of tasks to be accomplished.\\n\\nWhen updating an item-based plan, the agent must send a complete list of all entries\\nwith their current status. The client replaces that plan with each update.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/PlanEntry\"},\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\",\"entries\"]}",
+            &[
+                (
+                    "PlanEntry",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanEntry>(),
+                ),
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
+    }
+}
 /// A content update for a plan identified by ID.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -15068,6 +20695,31 @@ impl PlanUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A content update for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"plan\":{\"description\":\"The updated plan content.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdateContent\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"plan\"]}",
+            &[
+                (
+                    "PlanUpdateContent",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PlanUpdateContent>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Available commands are ready or have changed
@@ -15113,6 +20765,31 @@ impl AvailableCommandsUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AvailableCommandsUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AvailableCommandsUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AvailableCommandsUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"properties\":{\"availableCommands\":{\"description\":\"Commands the agent can execute.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"availableCommands\"]}",
+            &[
+                (
+                    "AvailableCommand",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommand>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Session configuration options have been updated.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -15151,6 +20828,31 @@ impl ConfigOptionUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ConfigOptionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ConfigOptionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ConfigOptionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"properties\":{\"configOptions\":{\"description\":\"The full set of configuration options and their current values.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"configOptions\"]}",
+            &[
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Update to session metadata. All fields are optional to support partial updates.
@@ -15235,6 +20937,24 @@ impl SessionInfoUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfoUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionInfoUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Update to session metadata. All fields are optional to support partial updates.\\n\\nAgents send this notification to update session information like title or custom metadata.\\nClients can use it to keep session titles and state current.\\n\\nOmitted fields leave the existing session info unchanged. `null` clears the\\ncorresponding value. A concrete `_meta` object patches the stored metadata by\\ntop-level key.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"Human-readable title for the session. Set to null to clear.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"description\":\"RFC 3339 timestamp of last activity. Set to null to clear.\",\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// Cost information for a session.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -15279,6 +20999,24 @@ impl Cost {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Cost {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Cost")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Cost"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Cost information for a session.\",\"type\":\"object\",\"properties\":{\"amount\":{\"description\":\"Total cumulative cost for session.\",\"type\":\"number\",\"format\":\"double\"},\"currency\":{\"description\":\"Unit of `amount`: an ISO 4217 currency code (e.g., \\\"USD\\\", \\\"EUR\\\") for money, or another\\nunit such as \\\"credits\\\".\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"amount\",\"currency\"]}",
+            &[],
+        )
     }
 }
 /// Context window and cost update for a session.
@@ -15341,6 +21079,24 @@ impl UsageUpdate {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UsageUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UsageUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UsageUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Context window and cost update for a session.\",\"type\":\"object\",\"properties\":{\"used\":{\"description\":\"Tokens currently in context.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"size\":{\"description\":\"Total context window size in tokens.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"cost\":{\"description\":\"Cumulative session cost.\\n\\nOmitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.\",\"anyOf\":[{\"$ref\":\"#/$defs/Cost\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"used\",\"size\"]}",
+            &[("Cost", |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Cost>())],
+        )
     }
 }
 /// Severity hint for a session notice.
@@ -15465,6 +21221,24 @@ impl ::core::convert::From<&str> for NoticeSeverity {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NoticeSeverity {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NoticeSeverity")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NoticeSeverity"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Severity hint for a session notice.\",\"anyOf\":[{\"description\":\"Informational notice.\",\"type\":\"string\",\"const\":\"info\"},{\"description\":\"Warning notice.\",\"type\":\"string\",\"const\":\"warning\"},{\"description\":\"Error notice.\",\"type\":\"string\",\"const\":\"error\"},{\"title\":\"other\",\"description\":\"Custom or future notice severity.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP severities.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// Fire-and-forget information for the user.
 ///
 /// Notices are live events rather than session history. Agents must not rely on
@@ -15536,6 +21310,31 @@ impl Notice {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Notice {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Notice")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Notice"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Fire-and-forget information for the user.\\n\\nNotices are live events rather than session history. Agents must not rely on\\na notice being received, displayed, or seen by the user.\\nNo Client capability is required, and unsupported Clients may ignore notices.\\n\\nSee protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)\",\"type\":\"object\",\"properties\":{\"severity\":{\"description\":\"Presentation severity hint.\",\"allOf\":[{\"$ref\":\"#/$defs/NoticeSeverity\"}]},\"title\":{\"description\":\"Required non-empty plain-text title that can stand alone.\",\"type\":\"string\",\"minLength\":1},\"description\":{\"description\":\"Optional plain-text detail or guidance.\\n\\nOmitted and `null` are equivalent and mean no description was supplied.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"severity\",\"title\"]}",
+            &[
+                (
+                    "NoticeSeverity",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NoticeSeverity>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Unique identifier for a context compaction within a session.
 #[derive(
     Debug,
@@ -15583,6 +21382,24 @@ impl ::core::borrow::Borrow<str> for CompactionId {
 impl ::core::fmt::Display for CompactionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Unique identifier for a context compaction within a session.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 /// Lifecycle state of a context compaction.
@@ -15718,6 +21535,24 @@ impl ::core::convert::From<&str> for CompactionStatus {
         Self::from_str_lossless(value)
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Lifecycle state of a context compaction.\",\"anyOf\":[{\"description\":\"Compaction has started and has not finished.\",\"type\":\"string\",\"const\":\"in_progress\"},{\"description\":\"Compaction finished successfully.\",\"type\":\"string\",\"const\":\"completed\"},{\"description\":\"Compaction finished unsuccessfully.\",\"type\":\"string\",\"const\":\"failed\"},{\"description\":\"Compaction was cancelled before it finished.\",\"type\":\"string\",\"const\":\"cancelled\"},{\"title\":\"other\",\"description\":\"Custom or future compaction status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Other unknown values are reserved for future ACP statuses.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 ///
@@ -15808,6 +21643,43 @@ impl CompactionUpdate {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A context compaction upsert. The first notification fixes the compaction's\\ntimeline position. Later updates with the same ID patch that entity in place.\\n\\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\\nstored value unchanged, `null` clears it, and a concrete value replaces it.\\n`summary: []` also clears the summary. A concrete `_meta` object patches the\\nstored metadata by top-level key instead of replacing it.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"description\":\"The Agent-owned ID of this compaction, unique within the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionId\"}]},\"status\":{\"description\":\"Current lifecycle status.\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionStatus\"}]},\"summary\":{\"description\":\"Complete replacement user-displayable summary content for the compaction.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"error\":{\"description\":\"Human-readable error details for the compaction.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"compactionId\",\"status\"]}",
+            &[
+                (
+                    "CompactionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionId>()
+                    },
+                ),
+                (
+                    "CompactionStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionStatus>()
+                    },
+                ),
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -15853,6 +21725,37 @@ impl CompactionSummaryChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompactionSummaryChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompactionSummaryChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CompactionSummaryChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A content block appended to a compaction's summary. A first-seen ID creates\\nan in-progress compaction. Chunks append in receive order.\",\"type\":\"object\",\"properties\":{\"compactionId\":{\"description\":\"ID of the compaction whose summary receives this content.\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionId\"}]},\"content\":{\"description\":\"One content block to append.\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"compactionId\",\"content\"]}",
+            &[
+                (
+                    "CompactionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CompactionId>()
+                    },
+                ),
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Notification sent by the agent when a URL-based elicitation is complete.
@@ -15901,6 +21804,33 @@ impl CompleteElicitationNotification {
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CompleteElicitationNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CompleteElicitationNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "CompleteElicitationNotification"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification sent by the agent when a URL-based elicitation is complete.\\n\\nThis notification is not a foreground state update.\",\"type\":\"object\",\"properties\":{\"elicitationId\":{\"description\":\"The ID of the elicitation that completed.\",\"allOf\":[{\"$ref\":\"#/$defs/ElicitationId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"elicitationId\"],\"x-side\":\"client\",\"x-method\":\"elicitation/complete\"}",
+            &[
+                (
+                    "ElicitationId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Allows either side to send an arbitrary notification that is not part of the ACP spec.
 /// Extension notifications provide a way to send one-way messages for custom functionality
 /// while maintaining protocol compatibility.
@@ -15914,6 +21844,24 @@ pub struct ExtNotification(pub ::serde_json::Value);
 impl ::core::convert::From<::serde_json::Value> for ExtNotification {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ExtNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ExtNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ExtNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allows either side to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\"}",
+            &[],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -15956,6 +21904,106 @@ impl ClientRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalRequest>()
+                    },
+                ),
+                (
+                    "CancelToolCallRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoginAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthRequest>()
+                    },
+                ),
+                (
+                    "LogoutAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -16235,6 +22283,102 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CancelTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalRequest>()
+                    },
+                ),
+                (
+                    "CancelToolCallRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoginAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthRequest>()
+                    },
+                ),
+                (
+                    "LogoutAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -16275,6 +22419,160 @@ impl ClientRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `session.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `session.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "ArchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionRequest>()
+                    },
+                ),
+                (
+                    "AuthStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusRequest>()
+                    },
+                ),
+                (
+                    "CancelTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalRequest>()
+                    },
+                ),
+                (
+                    "CancelToolCallRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "DisableProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "ForkSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionRequest>()
+                    },
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListProvidersRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoginAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthRequest>()
+                    },
+                ),
+                (
+                    "LogoutAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SessionStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusRequest>()
+                    },
+                ),
+                (
+                    "SetProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionTitleRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleRequest>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionRequest>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -16722,6 +23020,156 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `session.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `session.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "ArchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ArchiveSessionRequest>()
+                    },
+                ),
+                (
+                    "AuthStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthStatusRequest>()
+                    },
+                ),
+                (
+                    "CancelTerminalRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelTerminalRequest>()
+                    },
+                ),
+                (
+                    "CancelToolCallRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelToolCallRequest>()
+                    },
+                ),
+                (
+                    "CloseSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CloseSessionRequest>()
+                    },
+                ),
+                (
+                    "DeleteSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DeleteSessionRequest>()
+                    },
+                ),
+                (
+                    "DisableProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<DisableProviderRequest>()
+                    },
+                ),
+                (
+                    "ExtRequest",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ExtRequest>(),
+                ),
+                (
+                    "ForkSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ForkSessionRequest>()
+                    },
+                ),
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+                (
+                    "ListProvidersRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListProvidersRequest>()
+                    },
+                ),
+                (
+                    "ListSessionsRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ListSessionsRequest>()
+                    },
+                ),
+                (
+                    "LoginAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LoginAuthRequest>()
+                    },
+                ),
+                (
+                    "LogoutAuthRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LogoutAuthRequest>()
+                    },
+                ),
+                (
+                    "NewSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<NewSessionRequest>()
+                    },
+                ),
+                (
+                    "PromptRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PromptRequest>()
+                    },
+                ),
+                (
+                    "ResumeSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ResumeSessionRequest>()
+                    },
+                ),
+                (
+                    "SessionStatusRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatusRequest>()
+                    },
+                ),
+                (
+                    "SetProviderRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetProviderRequest>()
+                    },
+                ),
+                (
+                    "SetSessionConfigOptionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionConfigOptionRequest>()
+                    },
+                ),
+                (
+                    "SetSessionTitleRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SetSessionTitleRequest>()
+                    },
+                ),
+                (
+                    "UnarchiveSessionRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<UnarchiveSessionRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for the initialize method.
 ///
 /// Sent by the client to establish connection and negotiate capabilities.
@@ -16796,6 +23244,43 @@ impl InitializeRequest {
     pub const METHOD: &'static str = "initialize";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for the initialize method.\\n\\nSent by the client to establish connection and negotiate capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"type\":\"object\",\"properties\":{\"protocolVersion\":{\"description\":\"The latest protocol version supported by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ProtocolVersion\"}]},\"info\":{\"description\":\"Information about the implementation sending this initialize request.\",\"allOf\":[{\"$ref\":\"#/$defs/Implementation\"}]},\"capabilities\":{\"description\":\"Capabilities supported by the client.\",\"x-deserialize-default-on-error\":true,\"default\":{},\"allOf\":[{\"$ref\":\"#/$defs/ClientCapabilities\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"protocolVersion\",\"info\"],\"x-side\":\"agent\",\"x-method\":\"initialize\"}",
+            &[
+                (
+                    "ClientCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ClientCapabilities>()
+                    },
+                ),
+                (
+                    "Implementation",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<Implementation>()
+                    },
+                ),
+                (
+                    "ProtocolVersion",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProtocolVersion>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// Capabilities supported by the client.
 ///
@@ -16881,6 +23366,37 @@ impl ClientCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent about\\navailable features and methods.\\n\\nSee protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)\",\"type\":\"object\",\"properties\":{\"auth\":{\"description\":\"Authentication capabilities supported by the client.\\nDetermines which authentication method types the agent may include\\nin its `InitializeResponse`.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise any\\nauthentication-method extensions.\",\"anyOf\":[{\"$ref\":\"#/$defs/ClientAuthCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"elicitation\":{\"description\":\"Elicitation capabilities supported by the client.\\nDetermines which elicitation modes the agent may use.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise\\nelicitation support.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "ClientAuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ClientAuthCapabilities>()
+                    },
+                ),
+                (
+                    "ElicitationCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Authentication capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent which authentication
@@ -16942,6 +23458,31 @@ impl ClientAuthCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientAuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientAuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientAuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Authentication capabilities supported by the client.\\n\\nAdvertised during initialization to inform the agent which authentication\\nmethod types the client can handle. This governs opt-in types that require\\nadditional client-side support.\",\"type\":\"object\",\"properties\":{\"terminal\":{\"description\":\"Whether the client supports `terminal` authentication methods.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise support.\\nThe client should supply `{}` only when it can reproduce the configured\\nagent invocation in an interactive terminal. Supplying `{}` means the\\nagent may include `terminal` entries in its authentication methods.\",\"anyOf\":[{\"$ref\":\"#/$defs/TerminalAuthCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "TerminalAuthCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<TerminalAuthCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Capabilities for terminal authentication methods.
 ///
 /// Supplying `{}` means the client can reproduce the configured agent
@@ -16978,6 +23519,24 @@ impl TerminalAuthCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for TerminalAuthCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("TerminalAuthCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "TerminalAuthCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities for terminal authentication methods.\\n\\nSupplying `{}` means the client can reproduce the configured agent\\ninvocation in an interactive terminal and supports terminal authentication\\nmethods.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Elicitation capabilities supported by the client.
@@ -17056,6 +23615,37 @@ impl ElicitationCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Elicitation capabilities supported by the client.\",\"type\":\"object\",\"properties\":{\"form\":{\"description\":\"Whether the client supports form-based elicitation.\\n\\nOptional. Omitted and `null` are equivalent and mean form support is not advertised.\\nSupplying `{}` explicitly advertises form support.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationFormCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"url\":{\"description\":\"Whether the client supports URL-based elicitation.\\n\\nOptional. Omitted and `null` are equivalent and mean the client does not advertise support.\\nSupplying `{}` means the client supports URL-based elicitation.\",\"anyOf\":[{\"$ref\":\"#/$defs/ElicitationUrlCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "ElicitationFormCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationFormCapabilities>()
+                    },
+                ),
+                (
+                    "ElicitationUrlCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationUrlCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
@@ -17092,6 +23682,24 @@ impl ElicitationFormCapabilities {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationFormCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationFormCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationFormCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Form-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports form-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
@@ -17126,6 +23734,24 @@ impl ElicitationUrlCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationUrlCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"URL-based elicitation capabilities.\\n\\nSupplying `{}` means the client supports URL-based elicitation.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Request parameters for the `auth/login` method.
@@ -17179,6 +23805,31 @@ impl LoginAuthRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LoginAuthRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LoginAuthRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LoginAuthRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for the `auth/login` method.\\n\\nSpecifies which authentication method to use.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\",\"type\":\"object\",\"properties\":{\"methodId\":{\"description\":\"The ID of the authentication method to use.\\nMust be one of the methods advertised in the initialize response.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthMethodId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"methodId\"],\"x-side\":\"agent\",\"x-method\":\"auth/login\"}",
+            &[
+                (
+                    "AuthMethodId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthMethodId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for the `auth/logout` method.
 ///
 /// Terminates the current authenticated session.
@@ -17224,6 +23875,24 @@ impl LogoutAuthRequest {
     pub const METHOD: &'static str = "auth/logout";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LogoutAuthRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LogoutAuthRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LogoutAuthRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for the `auth/logout` method.\\n\\nTerminates the current authenticated session.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"auth/logout\"}",
+            &[],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Request parameters for creating a new session.
@@ -17311,6 +23980,36 @@ impl NewSessionRequest {
     pub const METHOD: &'static str = "session/new";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NewSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's workspace scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/new\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for creating a new session.
@@ -17424,6 +24123,42 @@ impl NewSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for NewSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for creating a new session.\\n\\nSee protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots for this session. Each path must be absolute.\\n\\nThese expand the session's workspace scope without changing `cwd`, which\\nremains the base for relative paths. When omitted or empty, no\\nadditional roots are activated for the new session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP (Model Context Protocol) servers the agent should connect to.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the new session.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent uses its\\nown default instructions. Clients MUST only send this when the Agent\\nadvertises `session.systemPrompt`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/new\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
@@ -17529,6 +24264,38 @@ impl McpServer {
             Self::Stdio(_) => ::core::option::Option::Some("stdio"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServer {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServer")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServer"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.http`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}]},{\"description\":\"Stdio transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.stdio`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}]},{\"title\":\"other\",\"description\":\"Custom or future MCP server transport configuration.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this transport should preserve the raw\\npayload when storing, replaying, proxying, or forwarding session setup\\ndata. Agents MUST reject a request with a transport they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future MCP server transport type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "McpServerHttp",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerHttp>()
+                    },
+                ),
+                (
+                    "McpServerStdio",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerStdio>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -17661,6 +24428,44 @@ impl McpServer {
         }
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServer {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServer")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServer"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/draft/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.http`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}]},{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.acp`.\\nThe MCP server is provided by an ACP component and communicates over the ACP channel.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"acp\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcp\"}]},{\"description\":\"Stdio transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.stdio`.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}]},{\"title\":\"other\",\"description\":\"Custom or future MCP server transport configuration.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this transport should preserve the raw\\npayload when storing, replaying, proxying, or forwarding session setup\\ndata. Agents MUST reject a request with a transport they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future MCP server transport type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"acp\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "McpServerAcp",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcp>()
+                    },
+                ),
+                (
+                    "McpServerHttp",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerHttp>()
+                    },
+                ),
+                (
+                    "McpServerStdio",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerStdio>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// An HTTP header to set when making requests to the MCP server.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -17704,6 +24509,24 @@ impl HttpHeader {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for HttpHeader {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("HttpHeader")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "HttpHeader"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"An HTTP header to set when making requests to the MCP server.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"The name of the HTTP header.\",\"type\":\"string\"},\"value\":{\"description\":\"The value to set for the HTTP header.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"value\"]}",
+            &[],
+        )
     }
 }
 /// HTTP transport configuration for MCP.
@@ -17769,6 +24592,29 @@ impl McpServerHttp {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerHttp {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerHttp")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerHttp"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"HTTP transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"url\":{\"description\":\"URL to the MCP server.\",\"type\":\"string\",\"format\":\"uri\"},\"headers\":{\"description\":\"HTTP headers to set when making requests to the MCP server. Headers the MCP transport\\ndefines are owned by the transport, and Agents use the transport's values for them.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/HttpHeader\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"url\"]}",
+            &[
+                (
+                    "HttpHeader",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<HttpHeader>(),
+                ),
+            ],
+        )
     }
 }
 /// Stdio transport configuration for MCP.
@@ -17851,6 +24697,37 @@ impl McpServerStdio {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerStdio {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerStdio")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerStdio"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Stdio transport configuration for MCP.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"command\":{\"description\":\"Absolute path to the MCP server executable.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"args\":{\"description\":\"Command-line arguments to pass to the MCP server.\",\"type\":\"array\",\"items\":{\"type\":\"string\"},\"x-deserialize-default-on-null\":true},\"env\":{\"description\":\"Environment variables to set when launching the MCP server. Names SHOULD be unique.\\nAgents MAY reject duplicates with `-32602`, and otherwise the last entry wins.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/EnvVariable\"},\"x-deserialize-default-on-null\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"command\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "EnvVariable",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<EnvVariable>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// Request parameters for listing existing sessions.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -17931,6 +24808,38 @@ impl ListSessionsRequest {
     pub const METHOD: &'static str = "session/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListSessionsRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for listing existing sessions.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"Filter sessions by working directory. Must be an absolute path.\\n\\nOnly sessions whose `cwd` is this same directory match. Subdirectories and\\n`additionalDirectories` don't. Agents MAY normalize paths when comparing.\\n\\nOmitted and `null` are equivalent and mean sessions are not filtered by working directory.\",\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}]},\"cursor\":{\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\\n\\nOmitted and `null` are equivalent and mean the first page is requested.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCursor\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/list\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "SessionListCursor",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionListCursor>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for listing existing sessions.
@@ -18038,6 +24947,44 @@ impl ListSessionsRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListSessionsRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for listing existing sessions.\",\"type\":\"object\",\"properties\":{\"cwd\":{\"description\":\"Filter sessions by working directory. Must be an absolute path.\\n\\nOnly sessions whose `cwd` is this same directory match. Subdirectories and\\n`additionalDirectories` don't. Agents MAY normalize paths when comparing.\\n\\nOmitted and `null` are equivalent and mean sessions are not filtered by working directory.\",\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}]},\"cursor\":{\"description\":\"Opaque cursor token from a previous response's nextCursor field for cursor-based pagination\\n\\nOmitted and `null` are equivalent and mean the first page is requested.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionListCursor\"},{\"type\":\"null\"}]},\"archived\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nFilter sessions by archive state.\\n\\nOptional. Omitted and `null` are equivalent and mean `exclude`. Only send this when\\nthe Agent advertises the `session.archive` capability. The filter combines with `cwd` and\\napplies before pagination. Clients keep the same value when following `nextCursor`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionArchiveFilter\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/list\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "SessionArchiveFilter",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionArchiveFilter>()
+                    },
+                ),
+                (
+                    "SessionListCursor",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionListCursor>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `session.delete` capability.
@@ -18083,6 +25030,29 @@ impl DeleteSessionRequest {
     pub const METHOD: &'static str = "session/delete";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DeleteSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DeleteSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DeleteSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for deleting an existing session from `session/list`.\\n\\nOnly available if the Agent supports the `session.delete` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to delete.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/delete\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(not(feature = "unstable"))]
 /// Request parameters for resuming an existing session.
@@ -18209,6 +25179,44 @@ impl ResumeSessionRequest {
     pub const METHOD: &'static str = "session/resume";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResumeSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session and optionally replays retained conversation\\nhistory according to `replayFrom`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to resume.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\\n\\nClients MUST send the session's working directory. Agents MAY reject a different directory\\nwith `-32602`, and MAY normalize paths when comparing.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\\n\\nThe complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD\\nNOT restore servers from earlier requests.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"replayFrom\":{\"description\":\"Inclusive cursor describing where conversation replay should begin.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent should resume without\\nreplaying previous conversation history. Replay cursors are inclusive:\\nreplay includes the position identified by the cursor. Supplying\\n`{ \\\"type\\\": \\\"start\\\" }` means the Agent should replay all retained\\nconversation history before responding.\\n\\nAgents MUST reject unsupported cursor types or malformed cursor values\\nwith `-32602` (Invalid params), rather than substituting another cursor\\nor resuming without replay.\",\"anyOf\":[{\"$ref\":\"#/$defs/ReplayFrom\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/resume\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "ReplayFrom",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ReplayFrom>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// Request parameters for resuming an existing session.
@@ -18363,6 +25371,50 @@ impl ResumeSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ResumeSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for resuming an existing session.\\n\\nResumes an existing session and optionally replays retained conversation\\nhistory according to `replayFrom`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to resume.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\\n\\nClients MUST send the session's working directory. Agents MAY reject a different directory\\nwith `-32602`, and MAY normalize paths when comparing.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the resumed\\nsession. It may differ from any previously used or reported list as long as\\nthe request `cwd` matches the session's `cwd`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\\n\\nThe complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD\\nNOT restore servers from earlier requests.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"replayFrom\":{\"description\":\"Inclusive cursor describing where conversation replay should begin.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent should resume without\\nreplaying previous conversation history. Replay cursors are inclusive:\\nreplay includes the position identified by the cursor. Supplying\\n`{ \\\"type\\\": \\\"start\\\" }` means the Agent should replay all retained\\nconversation history before responding.\\n\\nAgents MUST reject unsupported cursor types or malformed cursor values\\nwith `-32602` (Invalid params), rather than substituting another cursor\\nor resuming without replay.\",\"anyOf\":[{\"$ref\":\"#/$defs/ReplayFrom\"},{\"type\":\"null\"}]},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the resumed session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the session or use its default instructions.\\nClients MUST only send this when the Agent advertises\\n`session.systemPrompt`, and SHOULD send the same value they used when the\\nsession was created.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/resume\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "ReplayFrom",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ReplayFrom>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Inclusive cursor describing where replayed session history should begin.
 ///
 /// Replay includes the position identified by the cursor.
@@ -18443,6 +25495,31 @@ impl ReplayFrom {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ReplayFrom {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ReplayFrom")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ReplayFrom"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Inclusive cursor describing where replayed session history should begin.\\n\\nReplay includes the position identified by the cursor.\",\"anyOf\":[{\"description\":\"Replay all retained conversation history from its first replayable entry.\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"start\"}},\"required\":[\"type\"],\"allOf\":[{\"$ref\":\"#/$defs/ReplayFromStart\"}]},{\"title\":\"other\",\"description\":\"Custom or future replay cursor.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nIntermediaries SHOULD preserve the raw payload when storing, replaying,\\nproxying, or forwarding requests. Agents that do not support this cursor\\nMUST reject the request with `-32602` (Invalid params), rather than\\nsubstituting another cursor or resuming without replay.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future replay cursor type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"start\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "ReplayFromStart",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ReplayFromStart>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -18475,6 +25552,24 @@ impl ReplayFromStart {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ReplayFromStart {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ReplayFromStart")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ReplayFromStart"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Inclusive replay cursor requesting replay from the start of retained conversation history.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// Request parameters for closing an active session.
@@ -18540,6 +25635,29 @@ impl CloseSessionRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CloseSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CloseSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CloseSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for closing an active session.\\n\\nThe Agent MUST cancel any ongoing work related to the session as if `session/cancel`\\nwas called, then free the resources associated with the session. Unlike `session/cancel`,\\nclosing also stops the session's background work. After the close response, the Agent\\nsends no other messages for the session on that connection.\\n\\nClosing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD\\ntreat a `-32002` response as a successful close.\\n\\nWhen closing cancels active foreground work, the Agent MUST send the final\\nupdates for that work and the idle `state_update` with `stopReason: \\\"cancelled\\\"`\\nbefore responding successfully to `session/close`. Closing an idle session\\ndoes not itself require another idle update.\\n\\nClosing also cancels pending `session/prompt` requests whose messages have not\\nbeen inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the\\nAgent MUST answer that request with `-32800` (Request Cancelled). If the message\\nhas already been inserted, the Agent MUST respond successfully with its\\n`messageId`. Prompt responses need not precede the close response.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to close.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/close\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for cancelling one tool call.
 ///
 /// Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
@@ -18601,6 +25719,33 @@ impl CancelToolCallRequest {
     pub const METHOD: &'static str = "tool_call/cancel";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelToolCallRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelToolCallRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelToolCallRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for cancelling one tool call.\\n\\nClients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.\\n\\nThe Agent responds once it has accepted the cancellation. The response does not mean\\nthe work has stopped. The Agent confirms it with a `tool_call_update` to a final\\nstatus: normally `cancelled`, or `completed` or `failed` if the work finished first.\\n\\nThe Agent responds with `-32602` if the tool call is unknown, already final, or not\\ncancellable. Cancelling a tool call does not change the foreground state by itself.\\n\\nSee protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session that owns the tool call.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"toolCallId\":{\"description\":\"The ID of the tool call to cancel.\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"toolCallId\"],\"x-side\":\"agent\",\"x-method\":\"tool_call/cancel\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "ToolCallId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ToolCallId>(),
+                ),
+            ],
+        )
+    }
 }
 /// Request parameters for cancelling one terminal.
 ///
@@ -18665,6 +25810,33 @@ impl CancelTerminalRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelTerminalRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelTerminalRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelTerminalRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for cancelling one terminal.\\n\\nClients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.\\n\\nThe Agent responds once it has accepted the cancellation. The response does not mean\\nthe work has stopped. The Agent confirms it with a `terminal_update` that sets\\n`exitStatus`. Cancelling stops the process but does not release the terminal, and does\\nnot change the status of a tool call that references it.\\n\\nThe Agent responds with `-32602` if the terminal is unknown, has already exited, or is not\\ncancellable. Cancelling a terminal does not change the foreground state by itself.\\n\\nSee protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session that owns the terminal.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"terminalId\":{\"description\":\"The ID of the terminal to cancel.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"terminalId\"],\"x-side\":\"agent\",\"x-method\":\"terminal/cancel\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "TerminalId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<TerminalId>(),
+                ),
+            ],
+        )
+    }
+}
 /// Request parameters for setting a session configuration option.
 ///
 /// Agents MUST support this method for any session where they advertise config options.
@@ -18726,6 +25898,43 @@ impl SetSessionConfigOptionRequest {
     pub const METHOD: &'static str = "session/set_config_option";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequest"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for setting a session configuration option.\\n\\nAgents MUST support this method for any session where they advertise config options.\\nAgents MUST reject an unknown `configId` or invalid value with `-32602` and leave the\\nconfiguration unchanged.\\n\\nSee protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to set the configuration option for.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"configId\":{\"description\":\"The ID of the configuration option to set.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"configId\"],\"anyOf\":[{\"description\":\"A `SessionConfigValueId` string value (`type: \\\"id\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"},\"value\":{\"description\":\"The value ID.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]}},\"required\":[\"type\",\"value\"]},{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"description\":\"The boolean value.\",\"type\":\"boolean\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option value payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents MUST reject a `session/set_config_option` request with a value type\\nthey do not support with `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option value type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"value\":{\"description\":\"Raw value payload for the custom or future value type.\"}},\"required\":[\"type\",\"value\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}],\"x-side\":\"agent\",\"x-method\":\"session/set_config_option\"}",
+            &[
+                (
+                    "SessionConfigId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigId>()
+                    },
+                ),
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 /// The part of [`SetSessionConfigOptionRequest`] chosen by its `type` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -18841,6 +26050,33 @@ impl SetSessionConfigOptionRequestType {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestType")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequestType"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"A `SessionConfigValueId` string value (`type: \\\"id\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"},\"value\":{\"description\":\"The value ID.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]}},\"required\":[\"type\",\"value\"]},{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"description\":\"The boolean value.\",\"type\":\"boolean\"}},\"required\":[\"type\",\"value\"]},{\"title\":\"other\",\"description\":\"Custom or future session configuration option value payload.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents MUST reject a `session/set_config_option` request with a value type\\nthey do not support with `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future session configuration option value type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"},\"value\":{\"description\":\"Raw value payload for the custom or future value type.\"}},\"required\":[\"type\",\"value\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A `SessionConfigValueId` string value (`type: "id"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -18855,6 +26091,33 @@ impl SetSessionConfigOptionRequestTypeId {
         Self { value: value.into() }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeId"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A `SessionConfigValueId` string value (`type: \\\"id\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"id\"},\"value\":{\"description\":\"The value ID.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionConfigValueId\"}]}},\"required\":[\"type\",\"value\"]}",
+            &[
+                (
+                    "SessionConfigValueId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigValueId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// A boolean value (`type: "boolean"`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -18867,6 +26130,26 @@ impl SetSessionConfigOptionRequestTypeBoolean {
     /// Creates a `SetSessionConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
     pub fn new(value: impl ::core::convert::Into<bool>) -> Self {
         Self { value: value.into() }
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeBoolean")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeBoolean"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A boolean value (`type: \\\"boolean\\\"`).\",\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"boolean\"},\"value\":{\"description\":\"The boolean value.\",\"type\":\"boolean\"}},\"required\":[\"type\",\"value\"]}",
+            &[],
+        )
     }
 }
 /// Request parameters for sending a user prompt to the agent.
@@ -18941,6 +26224,35 @@ impl PromptRequest {
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PromptRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PromptRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Request parameters for sending a user prompt to the agent.\\n\\nContains the user's message and any additional context.\\n\\nSee protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to send this user message to\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"prompt\":{\"description\":\"The blocks of content that compose the user's message.\\n\\nAs a baseline, the Agent MUST support `text` and `resource_link` content blocks,\\nwhile other variants are optionally enabled via `PromptCapabilities`.\\n\\nThe Client MUST adapt its interface according to `PromptCapabilities`.\\n\\nThe client MAY include referenced pieces of context as either\\n`resource` or `resource_link` content blocks.\\n\\nWhen available, `resource` is preferred\\nas it avoids extra round-trips and allows the message to include\\npieces of context from sources the agent may not have access to.\\n\\nClients MUST NOT send an empty array. Agents MAY reject one with `-32602` without\\ninserting it.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"minItems\":1},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"prompt\"],\"x-side\":\"agent\",\"x-method\":\"session/prompt\"}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
@@ -18990,6 +26302,52 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19012,6 +26370,48 @@ impl ClientResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -19079,6 +26479,44 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19104,6 +26542,30 @@ impl ClientResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -19157,6 +26619,25 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseErrorId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseErrorId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseErrorId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]}",
+            &[],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
@@ -19206,6 +26687,58 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "MessageMcpResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19228,6 +26761,54 @@ impl ClientResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "MessageMcpResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -19307,6 +26888,50 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"MessageMcpResponse\",\"description\":\"Successful result returned by an MCP-over-ACP `mcp/message` request.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CreateElicitationResponse>()
+                    },
+                ),
+                (
+                    "ExtResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtResponse>()
+                    },
+                ),
+                (
+                    "MessageMcpResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpResponse>()
+                    },
+                ),
+                (
+                    "RequestPermissionResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19332,6 +26957,30 @@ impl ClientResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -19385,6 +27034,25 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseErrorId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientResponseErrorId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseErrorId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]}",
+            &[],
+        )
+    }
+}
 /// Response to a permission request.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19428,6 +27096,31 @@ impl RequestPermissionResponse {
     pub const METHOD: &'static str = "session/request_permission";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response to a permission request.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"description\":\"The user's decision on the permission request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionOutcome\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"outcome\"],\"x-side\":\"client\",\"x-method\":\"session/request_permission\"}",
+            &[
+                (
+                    "RequestPermissionOutcome",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<RequestPermissionOutcome>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// The outcome of a permission request.
 #[derive(Debug, Clone, PartialEq)]
@@ -19553,6 +27246,37 @@ impl RequestPermissionOutcome {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for RequestPermissionOutcome {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("RequestPermissionOutcome")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "RequestPermissionOutcome"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The outcome of a permission request.\",\"anyOf\":[{\"description\":\"The request was not approved and no option was selected: the session's work was\\ncancelled, the user dismissed the prompt, or the client declined it by policy.\\nAgents MUST NOT proceed with the operation.\\n\\nThe client answers a request the agent cancels with `$/cancel_request` with\\nthis outcome. After sending `session/cancel`, the client MAY also send it\\nwithout waiting for `$/cancel_request`, for a request it knows belongs to the\\ncancelled foreground work.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"outcome\"],\"allOf\":[{\"$ref\":\"#/$defs/CancelledPermissionOutcome\"}]},{\"description\":\"The user selected one of the provided options.\\n\\nIf `optionId` doesn't match an offered option, the agent MUST treat the request as not\\napproved.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"selected\"}},\"required\":[\"outcome\"],\"allOf\":[{\"$ref\":\"#/$defs/SelectedPermissionOutcome\"}]},{\"title\":\"other\",\"description\":\"Custom or future permission outcome.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this outcome MUST NOT treat it as approval.\\nThey should preserve the raw payload when storing, replaying, proxying, or\\nforwarding permission responses, and otherwise fail or decline the\\npermission request according to policy.\",\"type\":\"object\",\"properties\":{\"outcome\":{\"description\":\"Custom or future permission outcome.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"outcome\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"outcome\"]},{\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"const\":\"selected\"}},\"required\":[\"outcome\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "CancelledPermissionOutcome",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelledPermissionOutcome>()
+                    },
+                ),
+                (
+                    "SelectedPermissionOutcome",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SelectedPermissionOutcome>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// The request was not approved and no option was selected.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19585,6 +27309,24 @@ impl CancelledPermissionOutcome {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelledPermissionOutcome {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelledPermissionOutcome")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelledPermissionOutcome"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The request was not approved and no option was selected.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 /// The user selected one of the provided options.
@@ -19623,6 +27365,31 @@ impl SelectedPermissionOutcome {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SelectedPermissionOutcome {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SelectedPermissionOutcome")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SelectedPermissionOutcome"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The user selected one of the provided options.\",\"type\":\"object\",\"properties\":{\"optionId\":{\"description\":\"The ID of the option the user selected.\",\"allOf\":[{\"$ref\":\"#/$defs/PermissionOptionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"optionId\"]}",
+            &[
+                (
+                    "PermissionOptionId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<PermissionOptionId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 /// Response from the client to an elicitation request.
@@ -19670,6 +27437,31 @@ impl CreateElicitationResponse {
     pub const METHOD: &'static str = "elicitation/create";
     /// The side that handles the method (`x-side`): `client`.
     pub const SIDE: &'static str = "client";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CreateElicitationResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from the client to an elicitation request.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses, and otherwise MUST handle it as `cancel`.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}],\"x-side\":\"client\",\"x-method\":\"elicitation/create\"}",
+            &[
+                (
+                    "ElicitationAcceptAction",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationAcceptAction>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 /// The part of [`CreateElicitationResponse`] chosen by its `action` property.
 #[derive(Debug, Clone, PartialEq)]
@@ -19788,6 +27580,33 @@ impl CreateElicitationResponseAction {
         }
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CreateElicitationResponseAction {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CreateElicitationResponseAction")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "CreateElicitationResponseAction"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"anyOf\":[{\"description\":\"The user accepted and provided content.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"],\"allOf\":[{\"$ref\":\"#/$defs/ElicitationAcceptAction\"}]},{\"description\":\"The user declined the elicitation.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"description\":\"The elicitation was cancelled.\",\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]},{\"title\":\"other\",\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nAgents that do not understand this action should preserve the raw\\npayload when storing, replaying, proxying, or forwarding elicitation\\nresponses, and otherwise MUST handle it as `cancel`.\",\"type\":\"object\",\"properties\":{\"action\":{\"description\":\"Custom or future elicitation action.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"action\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"accept\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"decline\"}},\"required\":[\"action\"]},{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"const\":\"cancel\"}},\"required\":[\"action\"]}]},\"additionalProperties\":true}]}",
+            &[
+                (
+                    "ElicitationAcceptAction",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationAcceptAction>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Allowed wire representations for `ElicitationContentValue`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -19878,6 +27697,24 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
         )
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationContentValue {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationContentValue")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationContentValue"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Allowed wire representations for `ElicitationContentValue`.\",\"anyOf\":[{\"title\":\"String\",\"description\":\"String value accepted in elicitation response content.\",\"type\":\"string\"},{\"title\":\"Integer\",\"description\":\"Integer value accepted in elicitation response content.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Number\",\"description\":\"Number value accepted in elicitation response content.\",\"type\":\"number\",\"format\":\"double\"},{\"title\":\"Boolean\",\"description\":\"Boolean value accepted in elicitation response content.\",\"type\":\"boolean\"},{\"title\":\"StringArray\",\"description\":\"String array value accepted in elicitation response content.\",\"type\":\"array\",\"items\":{\"type\":\"string\"}},{\"title\":\"Other\",\"description\":\"Any other JSON value, such as the value of a custom or future property type.\\n\\nPreserved as sent. Agents validate it against the requested schema like any\\nother value.\"}]}",
+            &[],
+        )
+    }
+}
 /// The user accepted the elicitation and provided content.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -19913,6 +27750,31 @@ impl ElicitationAcceptAction {
         self
     }
 }
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ElicitationAcceptAction {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ElicitationAcceptAction")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ElicitationAcceptAction"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The user accepted the elicitation and provided content.\",\"type\":\"object\",\"properties\":{\"content\":{\"description\":\"The user-provided content, if any, as an object matching the requested schema.\\n\\nOmitted and `null` are equivalent and mean no content is provided.\",\"type\":[\"object\",\"null\"],\"additionalProperties\":{\"$ref\":\"#/$defs/ElicitationContentValue\"}}}}",
+            &[
+                (
+                    "ElicitationContentValue",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ElicitationContentValue>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -19946,6 +27808,38 @@ impl ClientNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelSessionNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -20039,6 +27933,38 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         )
     }
 }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CancelSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelSessionNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -20072,6 +27998,44 @@ impl ClientNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelSessionNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "MessageMcpNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20181,6 +28145,44 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         )
     }
 }
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotificationParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"MessageMcpNotification\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSends an MCP-over-ACP notification.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageMcpNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CancelSessionNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<CancelSessionNotification>()
+                    },
+                ),
+                (
+                    "ExtNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ExtNotification>()
+                    },
+                ),
+                (
+                    "MessageMcpNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<MessageMcpNotification>()
+                    },
+                ),
+            ],
+        )
+    }
+}
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
@@ -20226,6 +28228,29 @@ impl CancelSessionNotification {
     pub const METHOD: &'static str = "session/cancel";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelSessionNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelSessionNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelSessionNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification to cancel a session's foreground work and its prompts not yet inserted.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to cancel operations for.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/cancel\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 /// Notification to cancel an ongoing request.
 ///
@@ -20273,6 +28298,29 @@ impl CancelRequestNotification {
     pub const METHOD: &'static str = "$/cancel_request";
     /// The side that handles the method (`x-side`): `protocol`.
     pub const SIDE: &'static str = "protocol";
+}
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for CancelRequestNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("CancelRequestNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "CancelRequestNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Notification to cancel an ongoing request.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)\",\"type\":\"object\",\"properties\":{\"requestId\":{\"description\":\"The ID of the request to cancel: a request that the sender of this notification issued.\\nReceivers match it only against requests they received from that sender.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"requestId\"],\"x-side\":\"protocol\",\"x-method\":\"$/cancel_request\"}",
+            &[
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -20354,6 +28402,38 @@ impl MessageMcpRequest {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nRequest parameters for `mcp/message`, sent from consumer to provider.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"description\":\"The declared ACP MCP server receiving this request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcpId\"}]},\"requestId\":{\"description\":\"The caller-generated identifier for the inner MCP request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpRequestId\"}]},\"method\":{\"description\":\"The inner MCP method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Optional inner MCP params. Null is equivalent to omission.\",\"type\":[\"object\",\"null\"],\"additionalProperties\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-side\":\"client\",\"x-method\":\"mcp/message\"}",
+            &[
+                (
+                    "McpRequestId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpRequestId>()
+                    },
+                ),
+                (
+                    "McpServerAcpId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcpId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20417,6 +28497,25 @@ impl ::core::fmt::Display for McpServerAcpId {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerAcpId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerAcpId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerAcpId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for an MCP server using the ACP transport.\\n\\nThe value is opaque and generated by the ACP component providing the MCP server. It is\\nused by `mcp/message` to route requests to the component that declared the server.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// Identifies an inner MCP request active against a server on this ACP connection.
@@ -20477,6 +28576,25 @@ impl ::core::fmt::Display for McpRequestId {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpRequestId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpRequestId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpRequestId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nIdentifies an inner MCP request active against a server on this ACP connection.\\nGenerated by the caller and preserved unchanged by proxies, independently of\\nthe outer ACP JSON-RPC request ID.\",\"type\":\"string\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20516,6 +28634,25 @@ impl McpAcpCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpAcpCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpAcpCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpAcpCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for ACP MCP server transports.\\n\\nSupplying `{}` means the agent supports ACP MCP server transports.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20579,6 +28716,34 @@ impl SessionSystemPromptCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionSystemPromptCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionSystemPromptCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for client-provided system prompts.\\n\\nSupplying `{}` means the agent supports `systemPrompt` on session lifecycle\\nrequests in `append` mode.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"Delivery modes the agent supports in addition to `append`.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent supports only `append`.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptModeCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionSystemPromptModeCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionSystemPromptModeCapabilities>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20647,6 +28812,34 @@ impl SessionSystemPromptModeCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionSystemPromptModeCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionSystemPromptModeCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem prompt delivery modes the agent supports in addition to `append`.\\n\\n`append` has no entry because every agent advertising `session.systemPrompt`\\nsupports it.\",\"type\":\"object\",\"properties\":{\"override\":{\"description\":\"Whether the agent supports `override` mode.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not advertise support.\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionSystemPromptOverrideCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionSystemPromptOverrideCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionSystemPromptOverrideCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20690,6 +28883,27 @@ impl SessionSystemPromptOverrideCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionSystemPromptOverrideCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(
+                ::core::module_path!(), "::", "SessionSystemPromptOverrideCapabilities"
+            ),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `override` system prompt mode.\\n\\nSupplying `{}` means the agent supports replacing its built-in default\\ninstructions with the client-provided system prompt.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20729,6 +28943,25 @@ impl SessionForkCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionForkCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionForkCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionForkCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/fork` method.\\n\\nSupplying `{}` means the agent supports forking sessions.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20775,6 +29008,25 @@ impl SessionArchiveCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionArchiveCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionArchiveCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionArchiveCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for `session/archive` and `session/unarchive`.\\n\\nSupplying `{}` means the agent supports both methods, the `archived` filter on\\n`session/list`, and `SessionInfo.archived`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20814,6 +29066,25 @@ impl SessionStatusCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatusCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatusCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatusCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for the `session/status` method.\\n\\nSupplying `{}` means the agent supports checking session status.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20860,6 +29131,25 @@ impl SessionTitleCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionTitleCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionTitleCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionTitleCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapabilities for Client-set session titles.\\n\\nSupplying `{}` means the agent supports `session/set_title`. Agents report titles\\nthrough `session/list` and `session_info_update` without this capability.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20902,6 +29192,25 @@ impl AuthStatusCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAuth status capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20941,6 +29250,25 @@ impl ProvidersCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProvidersCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProvidersCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProvidersCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nProvider configuration capabilities supported by the agent.\\n\\nSupplying `{}` means the agent supports provider configuration methods.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20995,6 +29323,32 @@ impl ListProvidersResponse {
     pub const METHOD: &'static str = "providers/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListProvidersResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListProvidersResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListProvidersResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/list`.\",\"type\":\"object\",\"properties\":{\"providers\":{\"description\":\"Configurable providers with current routing info suitable for UI display.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ProviderInfo\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providers\"],\"x-side\":\"agent\",\"x-method\":\"providers/list\"}",
+            &[
+                (
+                    "ProviderInfo",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProviderInfo>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21075,6 +29429,42 @@ impl ProviderInfo {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProviderInfo {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProviderInfo")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProviderInfo"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nInformation about a configurable LLM provider.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"description\":\"Provider identifier, for example \\\"main\\\" or \\\"openai\\\".\",\"allOf\":[{\"$ref\":\"#/$defs/ProviderId\"}]},\"supported\":{\"description\":\"Supported protocol types for this provider.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/LlmProtocol\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"required\":{\"description\":\"Whether this provider is mandatory and cannot be disabled via `providers/disable`.\\nIf true, clients must not call `providers/disable` for this provider ID.\",\"type\":\"boolean\"},\"current\":{\"description\":\"Current effective non-secret routing config.\\nNull or omitted means provider is disabled.\",\"anyOf\":[{\"$ref\":\"#/$defs/ProviderCurrentConfig\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providerId\",\"supported\",\"required\"]}",
+            &[
+                (
+                    "LlmProtocol",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LlmProtocol>()
+                    },
+                ),
+                (
+                    "ProviderCurrentConfig",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProviderCurrentConfig>()
+                    },
+                ),
+                (
+                    "ProviderId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ProviderId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21132,6 +29522,25 @@ impl ::core::borrow::Borrow<str> for ProviderId {
 impl ::core::fmt::Display for ProviderId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProviderId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProviderId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProviderId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnique identifier for a configurable LLM provider.\",\"type\":\"string\"}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21288,6 +29697,25 @@ impl ::core::convert::From<&str> for LlmProtocol {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for LlmProtocol {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("LlmProtocol")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "LlmProtocol"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWell-known API protocol identifiers for LLM providers.\\n\\nAgents and clients MUST handle unknown protocol identifiers gracefully.\\n\\nProtocol names beginning with `_` are free for custom use, like other ACP extension methods.\\nProtocol names that do not begin with `_` are reserved for the ACP spec.\",\"anyOf\":[{\"description\":\"Anthropic API protocol.\",\"type\":\"string\",\"const\":\"anthropic\"},{\"description\":\"OpenAI API protocol.\",\"type\":\"string\",\"const\":\"openai\"},{\"description\":\"Azure OpenAI API protocol.\",\"type\":\"string\",\"const\":\"azure\"},{\"description\":\"Google Vertex AI API protocol.\",\"type\":\"string\",\"const\":\"vertex\"},{\"description\":\"AWS Bedrock API protocol.\",\"type\":\"string\",\"const\":\"bedrock\"},{\"title\":\"other\",\"description\":\"Custom or future protocol.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21341,6 +29769,32 @@ impl ProviderCurrentConfig {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProviderCurrentConfig {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProviderCurrentConfig")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProviderCurrentConfig"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCurrent effective non-secret routing configuration for a provider.\",\"type\":\"object\",\"properties\":{\"apiType\":{\"description\":\"Protocol currently used by this provider.\",\"allOf\":[{\"$ref\":\"#/$defs/LlmProtocol\"}]},\"baseUrl\":{\"description\":\"Base URL currently used by this provider.\",\"type\":\"string\",\"format\":\"uri\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"apiType\",\"baseUrl\"]}",
+            &[
+                (
+                    "LlmProtocol",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LlmProtocol>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21388,6 +29842,25 @@ impl SetProviderResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetProviderResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetProviderResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetProviderResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/set`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"providers/set\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21433,6 +29906,25 @@ impl DisableProviderResponse {
     pub const METHOD: &'static str = "providers/disable";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DisableProviderResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DisableProviderResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DisableProviderResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `providers/disable`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"providers/disable\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21509,6 +30001,36 @@ impl AuthStatusResponse {
     pub const METHOD: &'static str = "auth/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to the `auth/status` method.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthState\"}]},\"accounts\":{\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"state\"],\"x-side\":\"agent\",\"x-method\":\"auth/status\"}",
+            &[
+                (
+                    "AuthAccount",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthAccount>()
+                    },
+                ),
+                (
+                    "AuthState",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthState>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -21653,6 +30175,25 @@ impl ::core::convert::From<&str> for AuthState {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthState {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthState")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthState"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe agent's overall authentication state.\",\"anyOf\":[{\"description\":\"Credentials are configured. This does not guarantee that they are valid.\",\"type\":\"string\",\"const\":\"authenticated\"},{\"description\":\"The user needs to sign in. This includes credentials that are missing,\\nexpired, or known to be invalid.\",\"type\":\"string\",\"const\":\"unauthenticated\"},{\"description\":\"No authentication is needed, for example because the agent uses a local model.\",\"type\":\"string\",\"const\":\"not_required\"},{\"description\":\"The agent cannot currently determine the state.\",\"type\":\"string\",\"const\":\"unknown\"},{\"title\":\"other\",\"description\":\"Custom or future authentication state.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21782,6 +30323,25 @@ impl AuthAccount {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthAccount {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthAccount")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthAccount"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn account or credential the agent has configured, such as a signed-in user\\naccount or an API key.\\n\\nAll fields are display information only. Clients MUST NOT use them as stable\\naccount identifiers, and SHOULD NOT log them or send them elsewhere, such as to\\ntelemetry.\",\"type\":\"object\",\"properties\":{\"label\":{\"description\":\"Human-readable name for the account, suitable for display on its own,\\nfor example `Claude Max`, `OpenAI API key`, or `Vertex AI`.\",\"type\":\"string\"},\"active\":{\"description\":\"Whether the agent currently uses this account by default.\\n\\nSeveral accounts MAY be active, for example one per provider.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.\",\"type\":[\"boolean\",\"null\"],\"x-deserialize-default-on-error\":true},\"name\":{\"description\":\"Display name of the user, such as a username or full name.\\n\\nOptional. Omitted and `null` are equivalent and mean no name is reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"email\":{\"description\":\"Email address of the user.\\n\\nOptional. Omitted and `null` are equivalent and mean no email is reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"organization\":{\"description\":\"Display name of the organization, team, or workspace the account is using.\\n\\nOptional. Omitted and `null` are equivalent and mean no organization is reported.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"label\"]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21877,6 +30437,42 @@ impl ForkSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ForkSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ForkSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ForkSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from forking an existing session.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"Unique identifier for the newly created forked session.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"configOptions\":{\"description\":\"Initial session configuration options.\\n\\nOptional. Omitted or empty means no config options are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `config_option_update` notifications replace this list.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/SessionConfigOption\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"availableCommands\":{\"description\":\"Initial commands the agent can execute in this session.\\n\\nOptional. Omitted or empty means no initial commands are advertised.\\nSenders MUST use an array, not `null`. Receivers treat `null` like omission.\\nLater `available_commands_update` notifications replace this list.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AvailableCommand\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/fork\"}",
+            &[
+                (
+                    "AvailableCommand",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AvailableCommand>()
+                    },
+                ),
+                (
+                    "SessionConfigOption",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionConfigOption>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21924,6 +30520,25 @@ impl ArchiveSessionResponse {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ArchiveSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ArchiveSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from archiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/archive\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -21969,6 +30584,25 @@ impl UnarchiveSessionResponse {
     pub const METHOD: &'static str = "session/unarchive";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnarchiveSessionResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnarchiveSessionResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from unarchiving a session.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"session/unarchive\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22046,6 +30680,38 @@ impl SessionStatusResponse {
     pub const METHOD: &'static str = "session/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatusResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatusResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatusResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from checking the status of a session.\\n\\nThe result is a snapshot. A session reported `open` may be closed or evicted before\\nthe Client's next request.\",\"type\":\"object\",\"properties\":{\"status\":{\"description\":\"Whether the Agent has the session in memory.\\n\\nRequired. Clients MUST treat a value they do not recognize as `saved`.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatus\"}]},\"state\":{\"description\":\"The session's current foreground state, as the same snapshot the Agent sends in\\n`state_update` notifications.\\n\\nOptional. Agents SHOULD include it when `status` is `open`. Omitted, `null`, and\\nmalformed values mean the Agent is not reporting foreground state, and Clients\\nMUST NOT read that as `idle`. This is a snapshot, not a new transition. Clients\\nMUST NOT count an `idle` snapshot as a new completion.\",\"anyOf\":[{\"$ref\":\"#/$defs/StateUpdate\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"status\"],\"x-side\":\"agent\",\"x-method\":\"session/status\"}",
+            &[
+                (
+                    "SessionStatus",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionStatus>()
+                    },
+                ),
+                (
+                    "StateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StateUpdate>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22182,6 +30848,25 @@ impl ::core::convert::From<&str> for SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatus {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatus")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatus"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhether the Agent has a session in memory, as reported by `session/status`.\",\"anyOf\":[{\"description\":\"The Agent has the session in memory, for any connection.\\n\\nThis does not mean the requesting connection is attached to it. A Client that did\\nnot create or resume the session on its own connection MUST still call\\n`session/resume` before sending `session/prompt` or expecting\\n`session/update` notifications.\",\"type\":\"string\",\"const\":\"open\"},{\"description\":\"The Agent knows the session and can resume it, but does not have it in memory.\\n\\nThe Client can call `session/resume` to start it.\",\"type\":\"string\",\"const\":\"saved\"},{\"title\":\"other\",\"description\":\"Custom or future session status.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants. Clients MUST treat a value they do not recognize as\\n`saved`.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22223,6 +30908,30 @@ impl BackgroundSubagent {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for BackgroundSubagent {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("BackgroundSubagent")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "BackgroundSubagent"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA listed subagent session associated with this session through `subagent_update`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the listed session.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"]}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22336,6 +31045,25 @@ impl Usage {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Usage {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("Usage")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "Usage"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nToken usage for the foreground work that just completed, not cumulative for the session.\",\"type\":\"object\",\"properties\":{\"totalTokens\":{\"description\":\"Sum of all token types for the completed work.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"inputTokens\":{\"description\":\"Input tokens for the completed work.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"outputTokens\":{\"description\":\"Output tokens for the completed work.\",\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0},\"thoughtTokens\":{\"description\":\"Thought/reasoning tokens for the completed work.\\n\\nOmitted and `null` are equivalent and mean the count is not reported.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"cachedReadTokens\":{\"description\":\"Cache read tokens for the completed work.\\n\\nOmitted and `null` are equivalent and mean the count is not reported.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"cachedWriteTokens\":{\"description\":\"Cache write tokens for the completed work.\\n\\nOmitted and `null` are equivalent and mean the count is not reported.\",\"type\":[\"integer\",\"null\"],\"format\":\"uint64\",\"minimum\":0,\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"totalTokens\",\"inputTokens\",\"outputTokens\"]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22409,6 +31137,32 @@ impl UnknownStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnknownStateUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnknownStateUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnknownStateUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nThe Agent cannot currently determine foreground activity.\\n\\nReport this when activity becomes unobservable, not merely because the session\\nhas been quiet. The Client MUST stop presenting the previous state as confirmed\\ncurrent activity, but may retain it as last known. A later state replaces this\\nsnapshot normally.\\n\\nThis is not a task outcome or session closure. It does not cancel work, resolve\\npending requests, or revoke capabilities. Capabilities are updated separately.\",\"type\":\"object\",\"properties\":{\"background\":{\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "BackgroundWork",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<BackgroundWork>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22461,6 +31215,25 @@ impl SetSessionTitleResponse {
     pub const METHOD: &'static str = "session/set_title";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionTitleResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionTitleResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse from setting the title of a session.\",\"type\":\"object\",\"properties\":{\"title\":{\"description\":\"The title the Agent stored.\\n\\nThis differs from the requested title if the Agent normalized it. Clients SHOULD\\ndisplay this value rather than the one they sent.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"title\"],\"x-side\":\"agent\",\"x-method\":\"session/set_title\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -22516,6 +31289,30 @@ impl PlanFile {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanFile {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanFile")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanFile"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented by a file URI.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"uri\":{\"description\":\"The URI of the file containing the plan.\",\"type\":\"string\",\"format\":\"uri\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\",\"uri\"]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22567,6 +31364,30 @@ impl PlanMarkdown {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanMarkdown {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanMarkdown")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanMarkdown"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA plan represented as raw markdown content.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to update.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"content\":{\"description\":\"Markdown content for the plan.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\",\"content\"]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22608,6 +31429,30 @@ impl PlanRemoved {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PlanRemoved {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("PlanRemoved")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "PlanRemoved"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRemoval notice for a plan identified by ID.\",\"type\":\"object\",\"properties\":{\"planId\":{\"description\":\"The plan ID to remove.\",\"allOf\":[{\"$ref\":\"#/$defs/PlanId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"planId\"]}",
+            &[
+                (
+                    "PlanId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<PlanId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22674,6 +31519,32 @@ impl SubagentSessionCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SubagentSessionCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SubagentSessionCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SubagentSessionCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-initiated session mutations permitted for a specific subagent session.\\n\\nA mutation requires an explicit per-child capability. Support for the method\\non ordinary sessions does not grant support on a child.\",\"type\":\"object\",\"properties\":{\"cancel\":{\"description\":\"Permits the client to cancel this child's current work without ending\\nthe session. Omitted and `null` are equivalent and mean unsupported. An object (including\\n`{}`) means supported.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionCancelCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[
+                (
+                    "SessionCancelCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SessionCancelCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22713,6 +31584,25 @@ impl SessionCancelCapabilities {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionCancelCapabilities {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionCancelCapabilities")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionCancelCapabilities"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nCapability to cancel work in a subagent session without ending that session.\\n\\nSupplying `{}` advertises support. An omitted or `null` `cancel` does not.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}}}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -22916,6 +31806,48 @@ impl SubagentUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SubagentUpdate {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SubagentUpdate")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SubagentUpdate"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification that the enclosing parent session created and owns a child session.\\n\\nLater updates modify the existing association's metadata, not its ownership.\\n\\nSent on the immediate parent session. The first update for an unknown\\n`sessionId` announces the child and MUST be sent\\nbefore any live request or notification bearing the child's session ID,\\nincluding messages naming it as sender or recipient. Child events are\\ndelivered automatically. No separate child load, resume, or subscription is needed.\\nUnderstanding this update, registering child sessions, and applying their\\noperation restrictions are baseline v2 requirements. No Client capability\\nis required.\\n\\nOnly `sessionId` is required. Other fields have\\npatch semantics: omitted fields leave the stored value unchanged, `null`\\nclears or unsets the value, and concrete values replace it. A concrete\\n`_meta` object instead patches the stored metadata by top-level key. For\\n`state`, `null` removes the current state report and leaves activity\\nunconfirmed. It does not report idle or cancellation. A child whose capabilities are\\nunset permits no Client-initiated session mutations.\\n\\n`cwd` and `additionalDirectories` report where the Agent placed the child.\\nWhile unset, each inherits the immediate parent's effective value.\\nThe title and description provide the parent's display metadata for the\\nchild. Agents SHOULD mirror known child state changes in the parent's\\n`state` using the same `StateUpdate` snapshot as the\\nordinary `state_update` notification on the child session. This reports\\nchild state, not a separate parent-owned lifecycle. Consumers should\\ntreat duplicate reports idempotently.\\nCompleting or cancelling work does not end the association: the parent may\\nmessage the same child again. Individual messages and their outcomes do not\\nchange this association.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The opaque session ID identifying the child in all ACP messages.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"title\":{\"description\":\"The parent's human-readable display title for this child. It need not be unique.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears it. If no\\ntitle is set, the Client chooses a fallback presentation.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"description\":{\"description\":\"The parent's human-readable description of the child's role or purpose.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears it. This is\\ncurrent display metadata, not the history of instructions sent to the child.\",\"type\":[\"string\",\"null\"],\"x-deserialize-default-on-error\":true},\"capabilities\":{\"description\":\"Client-initiated session mutations permitted for this subagent session.\\n\\nRead-only operations retain their normal protocol semantics and\\ncapability requirements.\",\"anyOf\":[{\"$ref\":\"#/$defs/SubagentSessionCapabilities\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"state\":{\"description\":\"The child's current foreground state, mirrored onto its parent association.\\n\\nOptional and nullable. Omitted means unchanged. `null` removes the\\ncurrent report and leaves activity unconfirmed (not idle or cancelled).\\nA concrete `StateUpdate` replaces the entire previous snapshot.\",\"anyOf\":[{\"$ref\":\"#/$defs/StateUpdate\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"cwd\":{\"description\":\"The child's working directory. Must be an absolute path.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective working directory.\",\"anyOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"},{\"type\":\"null\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots for the child. Each path must be absolute.\\n\\nOptional and nullable. Omitted means unchanged. `null` clears the\\nreported value. While unset, the child inherits its immediate parent's\\neffective additional directories, independently of `cwd`. A concrete\\narray replaces the whole list. `[]` reports no additional directories.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"]}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "StateUpdate",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<StateUpdate>()
+                    },
+                ),
+                (
+                    "SubagentSessionCapabilities",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SubagentSessionCapabilities>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -23066,6 +31998,40 @@ impl SessionMessage {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionMessage {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionMessage")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionMessage"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nAn upsert for an inter-session message.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"Identifier of this message within the enclosing session's transcript.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"senderSessionId\":{\"description\":\"The sending session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"recipientSessionId\":{\"description\":\"The receiving session.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it.\",\"anyOf\":[{\"$ref\":\"#/$defs/SessionId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"senderMessageId\":{\"description\":\"On an incoming view, the `messageId` of the same message's outgoing view in the\\nsender's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"recipientMessageId\":{\"description\":\"On an outgoing view, the `messageId` of the same message's incoming view in the\\nrecipient's transcript.\\n\\nOmitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive\\nafter the message starts streaming.\",\"anyOf\":[{\"$ref\":\"#/$defs/MessageId\"},{\"type\":\"null\"}],\"x-deserialize-default-on-error\":true},\"content\":{\"description\":\"Omitted leaves content unchanged. `null` clears it. A concrete array\\nreplaces the whole content collection.\",\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/ContentBlock\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted leaves the stored metadata unchanged. `null`\\nclears it. An object patches the stored metadata by top-level key: keys it omits are\\nunchanged, a key set to `null` is removed, and any other value replaces that key's\\nstored value without merging nested objects. Beyond this patch rule, implementations\\nMUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -23118,6 +32084,36 @@ impl SessionMessageChunk {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionMessageChunk {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionMessageChunk")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionMessageChunk"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nA streamed content block of an inter-session message.\\n\\nA chunk carries only content. The message's participants and references come from\\n`session_message` upserts, which can arrive before, between, or after its chunks.\",\"type\":\"object\",\"properties\":{\"messageId\":{\"description\":\"Identifier of this message within the enclosing session's transcript.\",\"allOf\":[{\"$ref\":\"#/$defs/MessageId\"}]},\"content\":{\"description\":\"A single content block appended to the message.\",\"allOf\":[{\"$ref\":\"#/$defs/ContentBlock\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis metadata is scoped to the chunk and does not patch stored metadata.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"messageId\",\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "MessageId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<MessageId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -23201,6 +32197,36 @@ impl AuthStatusUpdateNotification {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusUpdateNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusUpdateNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotification sent by the agent when its authentication status changes.\\n\\nCarries the same fields as the `auth/status` response. Agents that advertise the\\n`auth.status` capability MAY send it at any time after `initialize`, and SHOULD only\\nsend it when the reported status differs from the last one sent on the connection.\",\"type\":\"object\",\"properties\":{\"state\":{\"description\":\"Whether the agent can start sessions without the user signing in first.\\n\\nThis is the only field clients should act on. Clients MUST treat values they\\ndo not recognize as `unknown`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthState\"}]},\"accounts\":{\"description\":\"The accounts the agent has configured, for display.\\n\\nOptional. Omitted and empty are equivalent and mean no accounts are reported.\\nAgents that hold credentials for several providers or accounts SHOULD list each\\nof them and mark the ones in effect with `active`.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AuthAccount\"},\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"state\"],\"x-side\":\"client\",\"x-method\":\"auth/status_update\"}",
+            &[
+                (
+                    "AuthAccount",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AuthAccount>()
+                    },
+                ),
+                (
+                    "AuthState",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<AuthState>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -23246,6 +32272,25 @@ impl ListProvidersRequest {
     pub const METHOD: &'static str = "providers/list";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ListProvidersRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ListProvidersRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ListProvidersRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/list`.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"providers/list\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23337,6 +32382,36 @@ impl SetProviderRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetProviderRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetProviderRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetProviderRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/set`.\\n\\nReplaces the full configuration for one provider ID.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"description\":\"Provider ID to configure.\",\"allOf\":[{\"$ref\":\"#/$defs/ProviderId\"}]},\"apiType\":{\"description\":\"Protocol type for this provider.\",\"allOf\":[{\"$ref\":\"#/$defs/LlmProtocol\"}]},\"baseUrl\":{\"description\":\"Base URL for requests sent through this provider.\",\"type\":\"string\",\"format\":\"uri\"},\"headers\":{\"description\":\"Full headers map for this provider.\\nMay include authorization, routing, or other integration-specific headers.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providerId\",\"apiType\",\"baseUrl\"],\"x-side\":\"agent\",\"x-method\":\"providers/set\"}",
+            &[
+                (
+                    "LlmProtocol",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<LlmProtocol>()
+                    },
+                ),
+                (
+                    "ProviderId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ProviderId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -23386,6 +32461,30 @@ impl DisableProviderRequest {
     pub const METHOD: &'static str = "providers/disable";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DisableProviderRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("DisableProviderRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "DisableProviderRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `providers/disable`.\",\"type\":\"object\",\"properties\":{\"providerId\":{\"description\":\"Provider ID to disable.\",\"allOf\":[{\"$ref\":\"#/$defs/ProviderId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"providerId\"],\"x-side\":\"agent\",\"x-method\":\"providers/disable\"}",
+            &[
+                (
+                    "ProviderId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<ProviderId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23438,6 +32537,25 @@ impl AuthStatusRequest {
     pub const METHOD: &'static str = "auth/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AuthStatusRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("AuthStatusRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for the `auth/status` method.\\n\\nQueries the agent's current authentication state without changing it.\\n\\nAgents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn\\nwhether authentication is required.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"x-side\":\"agent\",\"x-method\":\"auth/status\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -23494,6 +32612,32 @@ impl McpServerAcp {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServerAcp {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpServerAcp")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpServerAcp"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nACP transport configuration for MCP.\\n\\nThe MCP server is provided by an ACP component and communicates over the ACP channel\\nusing `mcp/message`.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"Human-readable name identifying this MCP server.\",\"type\":\"string\"},\"serverId\":{\"description\":\"Unique identifier for this MCP server, generated by the component providing it.\\n\\nProviders MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible\\non the same ACP connection.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcpId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"name\",\"serverId\"]}",
+            &[
+                (
+                    "McpServerAcpId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcpId>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -23561,6 +32705,38 @@ impl SystemPrompt {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SystemPrompt {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SystemPrompt")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SystemPrompt"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nClient-provided system-level instructions for a session.\\n\\nClients MUST only send this when the Agent advertises\\n`session.systemPrompt`. Agents that cannot apply it, for example because of\\nan unadvertised mode or an unsupported content block type, MUST return an\\nerror instead of creating, resuming, or forking the session.\",\"type\":\"object\",\"properties\":{\"mode\":{\"description\":\"How the Agent combines `content` with its own instructions.\\n\\nRequired. Agents MUST return an error for a mode they do not support rather than\\ntreating it as `append` or `override`.\",\"allOf\":[{\"$ref\":\"#/$defs/SystemPromptMode\"}]},\"content\":{\"description\":\"The system prompt content.\\n\\nAgents advertising the capability MUST accept `text` content blocks.\\nClients MUST NOT send other content block types until a future\\ncapability allows them, and Agents MUST return an error for content\\nblocks they do not support, including unknown types.\\n\\nClients MUST NOT send an empty array. Agents MAY reject one with\\n`-32602` without creating, resuming, or forking the session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/ContentBlock\"}},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"mode\",\"content\"]}",
+            &[
+                (
+                    "ContentBlock",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ContentBlock>()
+                    },
+                ),
+                (
+                    "SystemPromptMode",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPromptMode>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -23708,6 +32884,25 @@ impl ::core::convert::From<&str> for SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SystemPromptMode {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SystemPromptMode")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SystemPromptMode"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nHow the Agent combines a client-provided system prompt with its own instructions.\\n\\nUnknown modes are preserved so they can be stored,\\nproxied, or forwarded. An Agent MUST return an error for a mode it does not\\nsupport rather than treating it as `append` or `override`.\",\"anyOf\":[{\"description\":\"Add the content to the Agent's own instructions rather than replacing them.\\n\\nEvery Agent that advertises `session.systemPrompt` supports this mode.\\nAgents SHOULD give the content system-level precedence, for example in the\\nmodel's system prompt or developer instructions rather than in user-turn\\ncontent. Where it is placed and how it is formatted is implementation-defined.\",\"type\":\"string\",\"const\":\"append\"},{\"description\":\"Replace the Agent's built-in default instructions with the content.\\n\\nThis does not change tool availability, MCP servers, permissions, or session\\nconfiguration. Context the Agent supplies from the workspace or environment\\nMAY still be included. Clients that use this mode take responsibility for any\\ntool guidance or safety instructions the Agent's default instructions\\nprovided, and MUST only use it when the Agent advertises\\n`session.systemPrompt.mode.override`.\",\"type\":\"string\",\"const\":\"override\"},{\"title\":\"other\",\"description\":\"Custom or future system prompt mode.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -23845,6 +33040,25 @@ impl ::core::convert::From<&str> for SessionArchiveFilter {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionArchiveFilter {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionArchiveFilter")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionArchiveFilter"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nWhich sessions `session/list` returns based on their archive state.\\n\\nUnknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST\\nreturn `-32602` for a value it does not support rather than treating it as `exclude`.\",\"anyOf\":[{\"description\":\"Only sessions that are not archived. This is the default.\",\"type\":\"string\",\"const\":\"exclude\"},{\"description\":\"Both archived sessions and sessions that are not archived.\",\"type\":\"string\",\"const\":\"include\"},{\"description\":\"Only archived sessions.\",\"type\":\"string\",\"const\":\"only\"},{\"title\":\"other\",\"description\":\"Custom or future archive filter.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -23973,6 +33187,46 @@ impl ForkSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ForkSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ForkSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ForkSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for forking an existing session.\\n\\nCreates a new session based on the context of an existing one, allowing\\noperations like generating summaries without affecting the original session's history.\\n\\nOnly available if the Agent supports the `session.fork` capability.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to fork.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"cwd\":{\"description\":\"The working directory for this session. Must be an absolute path.\",\"allOf\":[{\"$ref\":\"#/$defs/AbsolutePath\"}]},\"additionalDirectories\":{\"description\":\"Additional workspace roots to activate for this session. Each path must be absolute.\\n\\nWhen omitted or empty, no additional roots are activated. When non-empty,\\nthis is the complete resulting additional-root list for the forked\\nsession.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"x-deserialize-default-on-null\":true},\"mcpServers\":{\"description\":\"List of MCP servers to connect to for this session.\",\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/McpServer\"},\"x-deserialize-default-on-null\":true},\"systemPrompt\":{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSystem-level instructions for the forked session.\\n\\nOptional. Omitted and `null` are equivalent. The Agent may then keep a\\nsystem prompt it stored with the source session or use its default\\ninstructions. Clients MUST only send this when the Agent advertises\\n`session.systemPrompt`, and SHOULD send the same value they used for the\\nsource session.\",\"anyOf\":[{\"$ref\":\"#/$defs/SystemPrompt\"},{\"type\":\"null\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"cwd\"],\"x-side\":\"agent\",\"x-method\":\"session/fork\"}",
+            &[
+                (
+                    "AbsolutePath",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<AbsolutePath>()
+                    },
+                ),
+                (
+                    "McpServer",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpServer>(),
+                ),
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+                (
+                    "SystemPrompt",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<SystemPrompt>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -24029,6 +33283,30 @@ impl ArchiveSessionRequest {
     pub const METHOD: &'static str = "session/archive";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ArchiveSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ArchiveSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for archiving a session.\\n\\nOnly available if the Agent supports the `session.archive` capability.\\n\\nArchiving hides the session from default `session/list` results. It keeps the session ID\\nand saved history. If the session is active, the Agent MUST cancel any ongoing work and\\nfree the session's resources as if `session/close` had been called, then archive it.\\nArchiving an archived session succeeds. A session that does not exist gets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to archive.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/archive\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -24090,6 +33368,30 @@ impl UnarchiveSessionRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for UnarchiveSessionRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("UnarchiveSessionRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for unarchiving a session.\\n\\nOnly available if the Agent supports the `session.archive` capability.\\n\\nUnarchiving returns the session to default `session/list` results with the same ID and\\nsaved history. It never loads or resumes the session. Clients that want to continue an\\narchived session SHOULD unarchive it before calling `session/resume`.\\nUnarchiving a session that is not archived succeeds. A session that does not exist\\ngets `-32002`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to unarchive.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/unarchive\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -24145,6 +33447,30 @@ impl SessionStatusRequest {
     pub const METHOD: &'static str = "session/status";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionStatusRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SessionStatusRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SessionStatusRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for checking the status of a session.\\n\\nOnly available if the Agent supports the `session.status` capability.\\n\\n`session/status` MUST NOT have side effects. The Agent does not load, resume, create,\\nclose, or change the session, and does not attach the requesting connection to it.\\nA session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to check.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\"],\"x-side\":\"agent\",\"x-method\":\"session/status\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -24218,6 +33544,30 @@ impl SetSessionTitleRequest {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SetSessionTitleRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("SetSessionTitleRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for setting the title of a session.\\n\\nOnly available if the Agent supports the `session.title` capability.\\n\\nThe session does not need to be active on the connection. Any session the Agent would\\nreturn from `session/list` can be retitled. A session that does not exist gets `-32002`.\\n\\nThe Agent responds only after it has stored the title. After a successful response, the\\nAgent SHOULD NOT replace the title with one it generates automatically.\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"description\":\"The ID of the session to retitle.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionId\"}]},\"title\":{\"description\":\"The new title for the session.\\n\\nRequired and non-null. Omission and explicit `null` are both invalid. The Agent MAY\\nnormalize the title before storing it, for example by trimming whitespace or\\ntruncating it. The Agent rejects a title that fails its validation, including one\\nthat is empty after normalization, with `-32602`.\",\"type\":\"string\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"sessionId\",\"title\"],\"x-side\":\"agent\",\"x-method\":\"session/set_title\"}",
+            &[
+                (
+                    "SessionId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<SessionId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// The successful outer ACP `mcp/message` response carries exactly one
@@ -24282,6 +33632,30 @@ impl MessageMcpResponse {
     pub const SIDE: &'static str = "client";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThe successful outer ACP `mcp/message` response carries exactly one\\ninner MCP outcome: an opaque result (including JSON null), or an MCP error.\\nOuter ACP errors are reserved for binding and runtime failures.\\n\\nBoth branches require their carrier key. An error must be a non-null object.\\nUnknown outer fields are ignored. Inner result and error fields are preserved.\\nCarrier `_meta` is optional. Null or invalid values are treated as absent.\\nSenders must include exactly one outcome. Receivers prefer `result` if both are present.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"result\"]},{\"title\":\"Error\",\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"description\":\"Required, non-null MCP error object.\",\"allOf\":[{\"$ref\":\"#/$defs/McpError\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"error\"]}],\"x-side\":\"client\",\"x-method\":\"mcp/message\"}",
+            &[
+                (
+                    "McpError",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpError>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -24323,6 +33697,25 @@ impl MessageMcpResponseResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"An opaque inner MCP result.\",\"type\":\"object\",\"properties\":{\"result\":{\"description\":\"Required, even if JSON null.\"},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"result\"]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A structured inner MCP error.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -24361,6 +33754,30 @@ impl MessageMcpResponseError {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A structured inner MCP error.\",\"type\":\"object\",\"properties\":{\"error\":{\"description\":\"Required, non-null MCP error object.\",\"allOf\":[{\"$ref\":\"#/$defs/McpError\"}]},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"error\"]}",
+            &[
+                (
+                    "McpError",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<McpError>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -24413,6 +33830,25 @@ impl McpError {
     ) -> Self {
         self.data = ::core::option::Option::Some(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("McpError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "McpError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nAn inner MCP error, distinct from an outer ACP binding or runtime error.\\n\\n`code` and `message` are required and non-null. `data` is optional.\\nExplicit `null` is preserved separately from an omitted key.\",\"type\":\"object\",\"properties\":{\"code\":{\"description\":\"Inner MCP error code. Never an ACP error code.\",\"type\":\"integer\",\"format\":\"int32\"},\"message\":{\"description\":\"Inner MCP error message.\",\"type\":\"string\"},\"data\":{\"description\":\"Optional error data. Explicit null is retained.\"}},\"required\":[\"code\",\"message\"],\"additionalProperties\":true}",
+            &[],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -24496,6 +33932,38 @@ impl MessageMcpNotification {
     pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for MessageMcpNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("MessageMcpNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "MessageMcpNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nNotification for an active request, sent from provider to consumer.\\nIncludes subscription acknowledgements and updates.\",\"type\":\"object\",\"properties\":{\"serverId\":{\"description\":\"The declared ACP MCP server handling the associated request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerAcpId\"}]},\"requestId\":{\"description\":\"The identifier of the active inner MCP request.\",\"allOf\":[{\"$ref\":\"#/$defs/McpRequestId\"}]},\"method\":{\"description\":\"The inner MCP method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Optional inner MCP params. Null is equivalent to omission.\",\"type\":[\"object\",\"null\"],\"additionalProperties\":true},\"_meta\":{\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\nThis is ACP metadata, not the inner MCP message's `_meta`.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"serverId\",\"requestId\",\"method\"],\"x-side\":\"agent\",\"x-method\":\"mcp/message\"}",
+            &[
+                (
+                    "McpRequestId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpRequestId>()
+                    },
+                ),
+                (
+                    "McpServerAcpId",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<McpServerAcpId>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -24535,6 +34003,42 @@ impl ProxyRequest {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The request id used to correlate the matching response.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"method\":{\"description\":\"The method name to invoke.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific request parameters.\",\"anyOf\":[{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "InitializeProxyRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyRequest>()
+                    },
+                ),
+                (
+                    "ProxySuccessorRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorRequest>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -24604,6 +34108,38 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyRequestParams {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyRequestParams")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequests exchanged between a conductor and its proxies.\\n\\nA conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends\\n`proxy/successor` to its conductor.\",\"anyOf\":[{\"title\":\"InitializeProxyRequest\",\"description\":\"Initializes a component as a proxy.\\n\\nSent by a conductor to each component that has a successor, instead of `initialize`.\\nThe params and response are the same as for `initialize`.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyRequest\"}]},{\"title\":\"ProxySuccessorRequest\",\"description\":\"Forwards a request to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a request downstream. The conductor sends\\nit to the proxy to deliver a request from the successor. The wrapped request's result\\nor error is returned unchanged.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorRequest\"}]}]}",
+            &[
+                (
+                    "InitializeProxyRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyRequest>()
+                    },
+                ),
+                (
+                    "ProxySuccessorRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorRequest>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -24634,6 +34170,32 @@ impl InitializeProxyRequest {
     pub const METHOD: &'static str = "proxy/initialize";
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeProxyRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeProxyRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeProxyRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nRequest parameters for `proxy/initialize`.\\n\\nA conductor sends `proxy/initialize` instead of `initialize` to every component that has a\\nsuccessor, which tells the component to run as a proxy. The params and the response are\\nthe same as for `initialize`. A conductor sends `initialize` to the final agent.\\n\\nThe params carry the protocol version the conductor selected: the client's requested\\nversion, unless the conductor supports only a lower one. Before answering successfully,\\nthe proxy MUST forward an `initialize` request to its successor through `proxy/successor`.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]}",
+            &[
+                (
+                    "InitializeRequest",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeRequest>()
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// **UNSTABLE**
@@ -24726,6 +34288,25 @@ impl ProxySuccessorRequest {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxySuccessorRequest {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxySuccessorRequest")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorRequest"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` request.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one request: `method`\\nand `params` are the wrapped request's method and params.\\n\\nThe result or error of the wrapped request is returned unchanged, as the same JSON value,\\nas the result or error of the `proxy/successor` request. Errors the conductor returns\\nitself, for example because the successor has exited, are not wrapped results.\\n\\nTo cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`\\nrequest on the same connection. Cancellation is never forwarded to another hop.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"Method name of the wrapped request.\",\"type\":\"string\"},\"params\":{\"description\":\"Params of the wrapped request, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped request has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped request's own `_meta` stays inside these params.\"},\"_meta\":{\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"method\"],\"x-side\":\"proxy\",\"x-method\":\"proxy/successor\"}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -24772,6 +34353,46 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+                (
+                    "InitializeProxyResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyResponse>()
+                    },
+                ),
+                (
+                    "ProxySuccessorResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -24794,6 +34415,42 @@ impl ProxyResponseResult {
             id: id.into(),
             result: result.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestId\"}]},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "InitializeProxyResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyResponse>()
+                    },
+                ),
+                (
+                    "ProxySuccessorResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorResponse>()
+                    },
+                ),
+                (
+                    "RequestId",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<RequestId>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -24849,6 +34506,38 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseResultResult {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseResultResult")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResultResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeProxyResponse\",\"description\":\"Successful result returned for a `proxy/initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeProxyResponse\"}]},{\"title\":\"ProxySuccessorResponse\",\"description\":\"Successful result returned for a `proxy/successor` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorResponse\"}]}]}",
+            &[
+                (
+                    "InitializeProxyResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeProxyResponse>()
+                    },
+                ),
+                (
+                    "ProxySuccessorResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -24874,6 +34563,30 @@ impl ProxyResponseError {
             id: id.into(),
             error: error.into(),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseError {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseError")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseError"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]},\"error\":{\"description\":\"Method-specific error data.\",\"allOf\":[{\"$ref\":\"#/$defs/Error\"}]}},\"required\":[\"id\",\"error\"]}",
+            &[
+                (
+                    "Error",
+                    |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<Error>(),
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -24928,6 +34641,25 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseErrorId {
     }
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyResponseErrorId {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyResponseErrorId")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyResponseErrorId"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"},{\"type\":\"null\"}]}",
+            &[],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -24954,6 +34686,32 @@ impl InitializeProxyResponse {
     pub const SIDE: &'static str = "proxy";
 }
 #[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for InitializeProxyResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("InitializeProxyResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "InitializeProxyResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResponse to `proxy/initialize`.\\n\\nThe same as the `initialize` response. The proxy builds it from its successor's\\n`initialize` response and answers with the capabilities of the chain from itself onward.\\nIt MUST NOT change `protocolVersion`.\",\"x-method\":\"proxy/initialize\",\"x-side\":\"proxy\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]}",
+            &[
+                (
+                    "InitializeResponse",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<InitializeResponse>()
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -24976,6 +34734,25 @@ impl ProxySuccessorResponse {
     pub const METHOD: &'static str = "proxy/successor";
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxySuccessorResponse {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxySuccessorResponse")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorResponse"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nResult of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.\",\"x-side\":\"proxy\",\"x-method\":\"proxy/successor\"}",
+            &[],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
@@ -25010,6 +34787,32 @@ impl ProxyNotification {
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxyNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxyNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxyNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"The notification method name.\",\"type\":\"string\"},\"params\":{\"description\":\"Method-specific notification parameters.\",\"anyOf\":[{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nNotifications exchanged between a conductor and its proxies.\",\"anyOf\":[{\"title\":\"ProxySuccessorNotification\",\"description\":\"Forwards a notification to or from a proxy's successor.\\n\\nA proxy sends it to its conductor to forward a notification downstream. The conductor\\nsends it to the proxy to deliver a notification from the successor.\",\"allOf\":[{\"$ref\":\"#/$defs/ProxySuccessorNotification\"}]}]},{\"type\":\"null\"}]}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "ProxySuccessorNotification",
+                    |g: &mut ::schemars::SchemaGenerator| {
+                        g.subschema_for::<ProxySuccessorNotification>()
+                    },
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -25094,6 +34897,25 @@ impl ProxySuccessorNotification {
     pub const METHOD: &'static str = "proxy/successor";
     /// The side that handles the method (`x-side`): `proxy`.
     pub const SIDE: &'static str = "proxy";
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ProxySuccessorNotification {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed("ProxySuccessorNotification")
+    }
+    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+        ::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorNotification"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        crate::runtime::schema::embedded(
+            generator,
+            "{\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nParameters of a `proxy/successor` notification.\\n\\nA proxy sends it to forward a message to its successor, and the conductor sends it to\\ndeliver a message from the successor to the proxy. The envelope wraps one notification: `method`\\nand `params` are the wrapped notification's method and params.\\n\\nSee the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).\",\"type\":\"object\",\"properties\":{\"method\":{\"description\":\"Method name of the wrapped notification.\",\"type\":\"string\"},\"params\":{\"description\":\"Params of the wrapped notification, forwarded unchanged.\\n\\nOptional. Omitted and `null` are equivalent and mean the wrapped notification has no params.\\nWhen present, it MUST be a JSON object or array, as JSON-RPC requires.\\nThe wrapped notification's own `_meta` stays inside these params.\"},\"_meta\":{\"description\":\"Metadata for the `proxy/successor` envelope itself, separate from the wrapped\\nmessage's `_meta`. It is hop-local: the conductor does not copy it into the message\\nit unwraps.\\n\\nThe _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"type\":[\"object\",\"null\"],\"x-deserialize-default-on-error\":true,\"additionalProperties\":true}},\"required\":[\"method\"],\"x-side\":\"proxy\",\"x-method\":\"proxy/successor\"}",
+            &[],
+        )
+    }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[

@@ -135,3 +135,28 @@ fn request_ids_differ_between_versions() {
     assert_eq!(exact::<v2::RequestId>(json!(12)), v2::RequestId::Number(12));
     assert!(serde_json::from_str::<v2::RequestId>("null").is_err());
 }
+
+#[test]
+fn json_schema_of_generated_types_is_the_canonical_schema() {
+    let schema = schemars::schema_for!(v2::UpdateSessionNotification);
+    let value = schema.as_value();
+    let defs = value["$defs"].as_object().expect("referenced types become definitions");
+    for name in ["SessionUpdate", "ToolCallUpdate", "ToolKind", "ContentBlock", "SessionId"] {
+        assert!(defs.contains_key(name), "missing definition {name}: {:?}", defs.keys().collect::<Vec<_>>());
+    }
+    // The root is the canonical definition: its properties, with refs into `$defs`.
+    assert_eq!(value["required"], json!(["sessionId", "update"]));
+    assert_eq!(value["properties"]["update"]["allOf"][0]["$ref"], json!("#/$defs/SessionUpdate"));
+    // The catch-all arm keeps its `not` guard; the `x-` keywords are kept.
+    let tool_kind = &defs["ToolKind"]["anyOf"];
+    assert_eq!(tool_kind.as_array().unwrap().last().unwrap()["title"], json!("unknown"));
+    assert_eq!(defs["ToolCallUpdate"]["properties"]["title"]["x-deserialize-default-on-error"], json!(true));
+    // v1 and v2 types of the same name get distinct ids.
+    let both = schemars::SchemaGenerator::default().into_root_schema_for::<(v1::ToolCallUpdate, v2::ToolCallUpdate)>();
+    let defs = both.as_value()["$defs"].as_object().unwrap();
+    assert!(
+        defs.keys().filter(|k| k.starts_with("ToolCallUpdate")).count() == 2,
+        "{:?}",
+        defs.keys().collect::<Vec<_>>()
+    );
+}

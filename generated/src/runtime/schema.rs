@@ -1,0 +1,36 @@
+//! `schemars` support: every generated type describes itself with the JSON
+//! Schema it was generated from, embedded as text.
+
+use schemars::{Schema, SchemaGenerator};
+use serde_json::Value;
+
+/// A reference resolver for one `$defs` name.
+pub type SubSchema = fn(&mut SchemaGenerator) -> Schema;
+
+/// Parses an embedded schema fragment and replaces each `{"$ref": "#/$defs/X"}`
+/// with the generator's subschema for the Rust type of `X`, so that the types
+/// it refers to are registered as definitions.
+pub fn embedded(generator: &mut SchemaGenerator, json: &str, refs: &[(&str, SubSchema)]) -> Schema {
+    let mut value: Value = serde_json::from_str(json).expect("the generator embeds valid JSON");
+    resolve(&mut value, generator, refs);
+    Schema::try_from(value).expect("the generator embeds a schema object")
+}
+
+fn resolve(value: &mut Value, generator: &mut SchemaGenerator, refs: &[(&str, SubSchema)]) {
+    match value {
+        Value::Object(map) => {
+            let target = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"));
+            if let Some(sub) = target.and_then(|name| refs.iter().find(|(n, _)| *n == name)).map(|(_, f)| *f) {
+                map.remove("$ref");
+                if let Value::Object(resolved) = sub(generator).to_value() {
+                    map.extend(resolved);
+                }
+            }
+            for v in map.values_mut() {
+                resolve(v, generator, refs);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| resolve(v, generator, refs)),
+        _ => {}
+    }
+}
