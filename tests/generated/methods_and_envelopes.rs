@@ -310,7 +310,7 @@ impl ClientResponseResult {
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
-    #[serde(rename = "id")]
+    #[serde(rename = "id", deserialize_with = "::acp_bindings::runtime::de::present")]
     pub id: ::core::option::Option<ClientResponseErrorId>,
     /// The `error` property.
     #[serde(rename = "error")]

@@ -278,6 +278,8 @@ impl Emitter {
             _ if f.default_on_error => Some(format!("{rt}::de::lenient")),
             _ if f.skip_invalid_items => Some(format!("{rt}::de::items")),
             _ if f.default_on_null && f.required => Some(format!("{rt}::de::null_as_default")),
+            // serde would read a missing `Option` field as `None`; a required one must be present.
+            _ if f.required && f.nullable => Some(format!("{rt}::de::present")),
             _ => None,
         }
     }

@@ -8260,7 +8260,7 @@ pub struct AgentResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id")]
+    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
     pub id: ::core::option::Option<AgentResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -9213,7 +9213,7 @@ pub struct AgentResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id")]
+    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
     pub id: ::core::option::Option<AgentResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -26525,7 +26525,7 @@ pub struct ClientResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id")]
+    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
     pub id: ::core::option::Option<ClientResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -26940,7 +26940,7 @@ pub struct ClientResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id")]
+    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
     pub id: ::core::option::Option<ClientResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -34546,7 +34546,7 @@ pub struct ProxyResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id")]
+    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
     pub id: ::core::option::Option<ProxyResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]

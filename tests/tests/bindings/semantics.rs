@@ -160,3 +160,11 @@ fn json_schema_of_generated_types_is_the_canonical_schema() {
         defs.keys().collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn required_nullable_fields_must_be_present() {
+    let ok = exact::<v2::AgentResponse>(json!({"id": null, "error": {"code": -32700, "message": "Parse error"}}));
+    assert!(matches!(ok, v2::AgentResponse::Error(e) if e.id.is_none()));
+    let e = error_of::<v2::AgentResponseError>(json!({"error": {"code": -32700, "message": "Parse error"}}));
+    assert!(e.contains("missing field `id`"), "{e}");
+}
