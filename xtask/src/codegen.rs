@@ -115,7 +115,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
 /// the `acp_bindings` crate by its external path).
 pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let label = display_path(root, path);
-    let (_, json) = read_json(path, &label)?;
+    let json = read_json(path, &label)?;
     let module = lower(&label, &json)?;
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
     let items = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
@@ -185,26 +185,18 @@ pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
     items
 }
 
-fn cfg_attr(gate: Gate) -> TokenStream {
-    match gate {
-        Gate::Always => quote!(),
-        Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
-        Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
-    }
-}
-
 /// `TYPE_NAMES` and `reencode(type_name, json)`: decode a payload as a named
 /// definition and encode it again (used by the corpus tests and message checks).
 fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
     let arms = defs.iter().map(|(d, gate)| {
         let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
         let key = proc_macro2::Literal::string(&d.name);
-        let cfg = cfg_attr(*gate);
+        let cfg = gate.cfg();
         quote! { #cfg #key => go::<#name>(json), }
     });
     let names = defs.iter().map(|(d, gate)| {
         let key = proc_macro2::Literal::string(&d.name);
-        let cfg = cfg_attr(*gate);
+        let cfg = gate.cfg();
         quote!(#cfg #key,)
     });
     quote! {

@@ -24,6 +24,17 @@ pub enum Gate {
     Stable,
 }
 
+impl Gate {
+    /// The `#[cfg]` attribute for the gate (nothing for `Always`).
+    pub fn cfg(self) -> TokenStream {
+        match self {
+            Gate::Always => quote!(),
+            Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
+            Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
+        }
+    }
+}
+
 /// Emits items for one module.
 pub struct Emitter {
     rt: TokenStream,
@@ -107,31 +118,15 @@ impl Emitter {
 
     /// Items for one definition and its inline items, behind `gate`.
     pub fn def(&self, def: &Def, gate: Gate) -> Vec<TokenStream> {
-        let cfg = match gate {
-            Gate::Always => quote!(),
-            Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
-            Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
-        };
+        let cfg = gate.cfg();
         let mut items = match &def.kind {
             Kind::Struct(s) => self.structure(def, s),
             Kind::Enum(e) => self.enumeration(def, e),
             Kind::Union(u) => self.union(def, u),
             Kind::Newtype(t) => self.newtype(def, t),
-            Kind::Alias(target) if def.method.is_some() => {
-                // Same wire shape, different method: a distinct type, so that each
-                // payload type names exactly one method.
-                let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(target));
-                vec![quote! {
-                    #doc
-                    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-                    #[serde(transparent)]
-                    pub struct #name(pub #t);
-
-                    impl ::core::convert::From<#t> for #name {
-                        fn from(value: #t) -> Self { Self(value) }
-                    }
-                }]
-            }
+            // Same wire shape, different method: a distinct type, so that each
+            // payload type names exactly one method.
+            Kind::Alias(target) if def.method.is_some() => self.newtype(def, &Type::Ref(target.clone())),
             Kind::Alias(target) => {
                 let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(target));
                 vec![quote! { #doc pub type #name = #t; }]

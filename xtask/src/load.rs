@@ -17,31 +17,32 @@ pub struct SchemaFile {
     pub json: Value,
 }
 
-/// Reads and parses one JSON file; errors name it as `label`.
-pub fn read_json(path: &Path, label: &Path) -> Result<(Vec<u8>, Value)> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
-    let json = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
+fn read(path: &Path, label: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })
+}
+
+fn parse(bytes: &[u8], label: &Path) -> Result<Value> {
+    serde_json::from_slice(bytes).map_err(|e| Error::Json {
         file: label.to_path_buf(),
         line: e.line(),
         column: e.column(),
         message: json_message(&e),
-    })?;
-    Ok((bytes, json))
+    })
+}
+
+/// Reads and parses one JSON file; errors name it as `label`.
+pub fn read_json(path: &Path, label: &Path) -> Result<Value> {
+    parse(&read(path, label)?, label)
 }
 
 /// Reads `dir/rel`, checking it against `lock` when given.
 pub fn read_schema(dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<SchemaFile> {
     let path = dir.join(rel);
-    let bytes = std::fs::read(&path).map_err(|source| Error::Read { file: path.clone(), source })?;
+    let bytes = read(&path, &path)?;
     if let Some(lock) = lock {
         lock.verify(dir, rel, &bytes)?;
     }
-    let json = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
-        file: path.clone(),
-        line: e.line(),
-        column: e.column(),
-        message: json_message(&e),
-    })?;
+    let json = parse(&bytes, &path)?;
     Ok(SchemaFile { path, json })
 }
 
