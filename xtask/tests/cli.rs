@@ -131,3 +131,46 @@ fn schema_pull_from_a_directory_vendors_and_locks() {
     assert!(!into2.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn schema_pull_from_a_tarball() {
+    let dir = scratch("tgz");
+    let tgz = dir.join("sdk.tgz");
+    {
+        let file = std::fs::File::create(&tgz).unwrap();
+        let mut archive = tar::Builder::new(flate2::write::GzEncoder::new(file, flate2::Compression::fast()));
+        for rel in xtask::lock::SCHEMA_FILES {
+            archive.append_path_with_name(root().join("schema").join(rel), format!("package/schema/{rel}")).unwrap();
+        }
+        archive.into_inner().unwrap().finish().unwrap();
+    }
+    let into = dir.join("schema");
+    let o = xtask(&[
+        "schema",
+        "pull",
+        "--version",
+        "2.4.0",
+        "--from",
+        tgz.to_str().unwrap(),
+        "--schema-dir",
+        into.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(into.join("acp-schema.lock")).unwrap(),
+        std::fs::read(root().join("schema/acp-schema.lock")).unwrap()
+    );
+    let o = xtask(&[
+        "schema",
+        "pull",
+        "--version",
+        "../2",
+        "--from",
+        tgz.to_str().unwrap(),
+        "--schema-dir",
+        into.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not an npm version"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
