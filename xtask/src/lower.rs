@@ -76,8 +76,14 @@ pub fn type_ident(name: &str) -> String {
     let already =
         name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_alphanumeric());
     let camel = if already { name.to_owned() } else { name.to_upper_camel_case() };
-    let camel =
-        if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) { format!("V{camel}") } else { camel };
+    let camel = if camel.is_empty() {
+        // Nothing usable: keep the name so that the identifier check reports it.
+        name.to_owned()
+    } else if camel.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{camel}")
+    } else {
+        camel
+    };
     if camel == "Self" {
         "Self_".to_owned()
     } else {
@@ -834,6 +840,14 @@ impl<'a> Lowerer<'a> {
     fn check_names(&self, module: &Module) -> Result<()> {
         let mut seen: BTreeMap<String, &Def> = BTreeMap::new();
         for d in module.defs.iter().flat_map(Def::walk) {
+            for name in rust_names(d) {
+                let bare = name.strip_prefix("r#").unwrap_or(&name);
+                if syn::parse_str::<syn::Ident>(bare).is_err() && !RUST_KEYWORDS.contains(&bare) {
+                    return Err(
+                        self.err(&d.pointer, format!("`{name}` (from `{}`) cannot be a Rust identifier", d.name))
+                    );
+                }
+            }
             if let Some(prev) = seen.insert(d.rust_name.clone(), d) {
                 return Err(self.err(
                     &d.pointer,
@@ -889,4 +903,25 @@ fn kind_of(v: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// Every Rust name a definition introduces: the item, fields and variants.
+fn rust_names(d: &Def) -> Vec<String> {
+    let mut out = vec![d.rust_name.clone()];
+    match &d.kind {
+        Kind::Struct(s) => {
+            out.extend(s.fields.iter().map(|f| f.rust_name.clone()));
+            out.extend(s.flatten.iter().map(|f| f.rust_name.clone()));
+        }
+        Kind::Enum(e) => {
+            out.extend(e.variants.iter().map(|v| v.rust_name.clone()));
+            out.extend(e.fallback.iter().map(|f| f.rust_name.clone()));
+        }
+        Kind::Union(u) => {
+            out.extend(u.variants.iter().map(|v| v.rust_name.clone()));
+            out.extend(u.catch_all.iter().map(|c| c.rust_name.clone()));
+        }
+        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any => {}
+    }
+    out
 }
