@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+#[path = "bindings/dispatch.rs"]
+mod dispatch;
 #[path = "bindings/semantics.rs"]
 mod semantics;
 

@@ -182,6 +182,7 @@ pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
         registry.push((u, Gate::Unstable));
     }
     items.push(reencode_fn(&registry));
+    items.push(crate::rpc::module(&registry));
     items
 }
 

@@ -13,3 +13,4 @@ pub mod lock;
 pub mod lower;
 pub mod model;
 pub mod pull;
+pub mod rpc;

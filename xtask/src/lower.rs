@@ -185,11 +185,25 @@ impl<'a> Lowerer<'a> {
         self.resolve_ref(only, &p).map(Some)
     }
 
-    fn method(&self, s: &Obj, pointer: &str) -> Result<Option<Method>> {
+    fn method(&self, name: &str, s: &Obj, pointer: &str) -> Result<Option<Method>> {
         match (s.get("x-method"), s.get("x-side")) {
             (None, None) => Ok(None),
             (Some(Value::String(m)), Some(Value::String(side))) => {
-                Ok(Some(Method { name: m.clone(), side: side.clone() }))
+                let kind = if name.ends_with("Request") {
+                    MethodKind::Request
+                } else if name.ends_with("Response") {
+                    MethodKind::Response
+                } else if name.ends_with("Notification") {
+                    MethodKind::Notification
+                } else {
+                    return Err(self.err(
+                        pointer,
+                        format!(
+                            "`{name}` has `x-method` but its name does not end in Request, Response or Notification"
+                        ),
+                    ));
+                };
+                Ok(Some(Method { name: m.clone(), side: side.clone(), kind }))
             }
             _ => Err(self.err(pointer, "`x-method` and `x-side` must both be strings, and come together")),
         }
@@ -205,7 +219,7 @@ impl<'a> Lowerer<'a> {
             rust_name: type_ident(name),
             pointer: pointer.to_owned(),
             docs: Self::docs(s),
-            method: self.method(s, pointer)?,
+            method: self.method(name, s, pointer)?,
             envelope: self.flag(s, "x-docs-ignore", pointer)?,
             kind,
             inline,

@@ -55,6 +55,18 @@ pub struct Method {
     pub name: String,
     /// Which side handles it: `agent`, `client`, `protocol` or `proxy`.
     pub side: String,
+    /// Whether the payload is a request's params, a response's result or a
+    /// notification's params (from the definition name's suffix).
+    pub kind: MethodKind,
+}
+
+/// The role of a method payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MethodKind {
+    Request,
+    Response,
+    Notification,
 }
 
 /// The shape of a definition.

@@ -8,6 +8,7 @@ mod base64;
 #[doc(hidden)]
 pub mod de;
 mod nullable;
+pub mod rpc;
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
 pub mod schema;

@@ -33407,3 +33407,2062 @@ pub fn reencode(
         },
     )
 }
+/// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
+///
+/// Enums are per handling side (`AgentRequest` holds the requests an agent
+/// handles). Methods starting with `_` decode to an `Extension` variant that
+/// keeps the raw params; any other unknown method is an error.
+pub mod rpc {
+    pub use crate::runtime::rpc::{
+        DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
+    };
+    /// The requests handled by the `agent` side (`x-side: agent`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum AgentRequest {
+        /// `initialize`: [`super::InitializeRequest`].
+        Initialize(super::InitializeRequest),
+        /// `authenticate`: [`super::AuthenticateRequest`].
+        Authenticate(super::AuthenticateRequest),
+        /// `logout`: [`super::LogoutRequest`].
+        Logout(super::LogoutRequest),
+        /// `session/new`: [`super::NewSessionRequest`].
+        SessionNew(super::NewSessionRequest),
+        /// `session/load`: [`super::LoadSessionRequest`].
+        SessionLoad(super::LoadSessionRequest),
+        /// `session/list`: [`super::ListSessionsRequest`].
+        SessionList(super::ListSessionsRequest),
+        /// `session/delete`: [`super::DeleteSessionRequest`].
+        SessionDelete(super::DeleteSessionRequest),
+        /// `session/resume`: [`super::ResumeSessionRequest`].
+        SessionResume(super::ResumeSessionRequest),
+        /// `session/close`: [`super::CloseSessionRequest`].
+        SessionClose(super::CloseSessionRequest),
+        /// `session/set_mode`: [`super::SetSessionModeRequest`].
+        SessionSetMode(super::SetSessionModeRequest),
+        /// `session/set_config_option`: [`super::SetSessionConfigOptionRequest`].
+        SessionSetConfigOption(super::SetSessionConfigOptionRequest),
+        /// `session/prompt`: [`super::PromptRequest`].
+        SessionPrompt(super::PromptRequest),
+        #[cfg(feature = "unstable")]
+        /// `providers/list`: [`super::ListProvidersRequest`].
+        ProvidersList(super::ListProvidersRequest),
+        #[cfg(feature = "unstable")]
+        /// `providers/set`: [`super::SetProviderRequest`].
+        ProvidersSet(super::SetProviderRequest),
+        #[cfg(feature = "unstable")]
+        /// `providers/disable`: [`super::DisableProviderRequest`].
+        ProvidersDisable(super::DisableProviderRequest),
+        #[cfg(feature = "unstable")]
+        /// `auth/status`: [`super::AuthStatusRequest`].
+        AuthStatus(super::AuthStatusRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/fork`: [`super::ForkSessionRequest`].
+        SessionFork(super::ForkSessionRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/archive`: [`super::ArchiveSessionRequest`].
+        SessionArchive(super::ArchiveSessionRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/unarchive`: [`super::UnarchiveSessionRequest`].
+        SessionUnarchive(super::UnarchiveSessionRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/status`: [`super::SessionStatusRequest`].
+        SessionStatus(super::SessionStatusRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/set_title`: [`super::SetSessionTitleRequest`].
+        SessionSetTitle(super::SetSessionTitleRequest),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl AgentRequest {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Agent;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            "initialize",
+            "authenticate",
+            "logout",
+            "session/new",
+            "session/load",
+            "session/list",
+            "session/delete",
+            "session/resume",
+            "session/close",
+            "session/set_mode",
+            "session/set_config_option",
+            "session/prompt",
+            #[cfg(feature = "unstable")]
+            "providers/list",
+            #[cfg(feature = "unstable")]
+            "providers/set",
+            #[cfg(feature = "unstable")]
+            "providers/disable",
+            #[cfg(feature = "unstable")]
+            "auth/status",
+            #[cfg(feature = "unstable")]
+            "session/fork",
+            #[cfg(feature = "unstable")]
+            "session/archive",
+            #[cfg(feature = "unstable")]
+            "session/unarchive",
+            #[cfg(feature = "unstable")]
+            "session/status",
+            #[cfg(feature = "unstable")]
+            "session/set_title",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Initialize(_) => "initialize",
+                Self::Authenticate(_) => "authenticate",
+                Self::Logout(_) => "logout",
+                Self::SessionNew(_) => "session/new",
+                Self::SessionLoad(_) => "session/load",
+                Self::SessionList(_) => "session/list",
+                Self::SessionDelete(_) => "session/delete",
+                Self::SessionResume(_) => "session/resume",
+                Self::SessionClose(_) => "session/close",
+                Self::SessionSetMode(_) => "session/set_mode",
+                Self::SessionSetConfigOption(_) => "session/set_config_option",
+                Self::SessionPrompt(_) => "session/prompt",
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(_) => "providers/list",
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(_) => "providers/set",
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(_) => "providers/disable",
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(_) => "auth/status",
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(_) => "session/fork",
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(_) => "session/archive",
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(_) => "session/unarchive",
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(_) => "session/status",
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(_) => "session/set_title",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "initialize" => {
+                    crate::runtime::rpc::payload(
+                            "initialize",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::Initialize(p), f))
+                }
+                "authenticate" => {
+                    crate::runtime::rpc::payload(
+                            "authenticate",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::Authenticate(p), f))
+                }
+                "logout" => {
+                    crate::runtime::rpc::payload(
+                            "logout",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::Logout(p), f))
+                }
+                "session/new" => {
+                    crate::runtime::rpc::payload(
+                            "session/new",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionNew(p), f))
+                }
+                "session/load" => {
+                    crate::runtime::rpc::payload(
+                            "session/load",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionLoad(p), f))
+                }
+                "session/list" => {
+                    crate::runtime::rpc::payload(
+                            "session/list",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionList(p), f))
+                }
+                "session/delete" => {
+                    crate::runtime::rpc::payload(
+                            "session/delete",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionDelete(p), f))
+                }
+                "session/resume" => {
+                    crate::runtime::rpc::payload(
+                            "session/resume",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionResume(p), f))
+                }
+                "session/close" => {
+                    crate::runtime::rpc::payload(
+                            "session/close",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionClose(p), f))
+                }
+                "session/set_mode" => {
+                    crate::runtime::rpc::payload(
+                            "session/set_mode",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionSetMode(p), f))
+                }
+                "session/set_config_option" => {
+                    crate::runtime::rpc::payload(
+                            "session/set_config_option",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
+                }
+                "session/prompt" => {
+                    crate::runtime::rpc::payload(
+                            "session/prompt",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "providers/list" => {
+                    crate::runtime::rpc::payload(
+                            "providers/list",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::ProvidersList(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "providers/set" => {
+                    crate::runtime::rpc::payload(
+                            "providers/set",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProvidersSet(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "providers/disable" => {
+                    crate::runtime::rpc::payload(
+                            "providers/disable",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProvidersDisable(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status" => {
+                    crate::runtime::rpc::payload(
+                            "auth/status",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::AuthStatus(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/fork" => {
+                    crate::runtime::rpc::payload(
+                            "session/fork",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionFork(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/archive" => {
+                    crate::runtime::rpc::payload(
+                            "session/archive",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionArchive(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/unarchive" => {
+                    crate::runtime::rpc::payload(
+                            "session/unarchive",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionUnarchive(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/status" => {
+                    crate::runtime::rpc::payload(
+                            "session/status",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionStatus(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/set_title" => {
+                    crate::runtime::rpc::payload(
+                            "session/set_title",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionSetTitle(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "request"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Authenticate(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Logout(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionNew(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionLoad(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionList(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionDelete(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionResume(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionClose(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionSetMode(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionSetConfigOption(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                Self::SessionPrompt(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The responses handled by the `agent` side (`x-side: agent`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum AgentResponse {
+        /// `initialize`: [`super::InitializeResponse`].
+        Initialize(super::InitializeResponse),
+        /// `authenticate`: [`super::AuthenticateResponse`].
+        Authenticate(super::AuthenticateResponse),
+        /// `logout`: [`super::LogoutResponse`].
+        Logout(super::LogoutResponse),
+        /// `session/new`: [`super::NewSessionResponse`].
+        SessionNew(super::NewSessionResponse),
+        /// `session/load`: [`super::LoadSessionResponse`].
+        SessionLoad(super::LoadSessionResponse),
+        /// `session/list`: [`super::ListSessionsResponse`].
+        SessionList(super::ListSessionsResponse),
+        /// `session/delete`: [`super::DeleteSessionResponse`].
+        SessionDelete(super::DeleteSessionResponse),
+        /// `session/resume`: [`super::ResumeSessionResponse`].
+        SessionResume(super::ResumeSessionResponse),
+        /// `session/close`: [`super::CloseSessionResponse`].
+        SessionClose(super::CloseSessionResponse),
+        /// `session/set_mode`: [`super::SetSessionModeResponse`].
+        SessionSetMode(super::SetSessionModeResponse),
+        /// `session/set_config_option`: [`super::SetSessionConfigOptionResponse`].
+        SessionSetConfigOption(super::SetSessionConfigOptionResponse),
+        /// `session/prompt`: [`super::PromptResponse`].
+        SessionPrompt(super::PromptResponse),
+        #[cfg(feature = "unstable")]
+        /// `providers/list`: [`super::ListProvidersResponse`].
+        ProvidersList(super::ListProvidersResponse),
+        #[cfg(feature = "unstable")]
+        /// `providers/set`: [`super::SetProviderResponse`].
+        ProvidersSet(super::SetProviderResponse),
+        #[cfg(feature = "unstable")]
+        /// `providers/disable`: [`super::DisableProviderResponse`].
+        ProvidersDisable(super::DisableProviderResponse),
+        #[cfg(feature = "unstable")]
+        /// `auth/status`: [`super::AuthStatusResponse`].
+        AuthStatus(super::AuthStatusResponse),
+        #[cfg(feature = "unstable")]
+        /// `session/fork`: [`super::ForkSessionResponse`].
+        SessionFork(super::ForkSessionResponse),
+        #[cfg(feature = "unstable")]
+        /// `session/archive`: [`super::ArchiveSessionResponse`].
+        SessionArchive(super::ArchiveSessionResponse),
+        #[cfg(feature = "unstable")]
+        /// `session/unarchive`: [`super::UnarchiveSessionResponse`].
+        SessionUnarchive(super::UnarchiveSessionResponse),
+        #[cfg(feature = "unstable")]
+        /// `session/status`: [`super::SessionStatusResponse`].
+        SessionStatus(super::SessionStatusResponse),
+        #[cfg(feature = "unstable")]
+        /// `session/set_title`: [`super::SetSessionTitleResponse`].
+        SessionSetTitle(super::SetSessionTitleResponse),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl AgentResponse {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Agent;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            "initialize",
+            "authenticate",
+            "logout",
+            "session/new",
+            "session/load",
+            "session/list",
+            "session/delete",
+            "session/resume",
+            "session/close",
+            "session/set_mode",
+            "session/set_config_option",
+            "session/prompt",
+            #[cfg(feature = "unstable")]
+            "providers/list",
+            #[cfg(feature = "unstable")]
+            "providers/set",
+            #[cfg(feature = "unstable")]
+            "providers/disable",
+            #[cfg(feature = "unstable")]
+            "auth/status",
+            #[cfg(feature = "unstable")]
+            "session/fork",
+            #[cfg(feature = "unstable")]
+            "session/archive",
+            #[cfg(feature = "unstable")]
+            "session/unarchive",
+            #[cfg(feature = "unstable")]
+            "session/status",
+            #[cfg(feature = "unstable")]
+            "session/set_title",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Initialize(_) => "initialize",
+                Self::Authenticate(_) => "authenticate",
+                Self::Logout(_) => "logout",
+                Self::SessionNew(_) => "session/new",
+                Self::SessionLoad(_) => "session/load",
+                Self::SessionList(_) => "session/list",
+                Self::SessionDelete(_) => "session/delete",
+                Self::SessionResume(_) => "session/resume",
+                Self::SessionClose(_) => "session/close",
+                Self::SessionSetMode(_) => "session/set_mode",
+                Self::SessionSetConfigOption(_) => "session/set_config_option",
+                Self::SessionPrompt(_) => "session/prompt",
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(_) => "providers/list",
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(_) => "providers/set",
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(_) => "providers/disable",
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(_) => "auth/status",
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(_) => "session/fork",
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(_) => "session/archive",
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(_) => "session/unarchive",
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(_) => "session/status",
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(_) => "session/set_title",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match request_method {
+                "initialize" => {
+                    crate::runtime::rpc::payload(
+                            "initialize",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::Initialize(p), f))
+                }
+                "authenticate" => {
+                    crate::runtime::rpc::payload(
+                            "authenticate",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::Authenticate(p), f))
+                }
+                "logout" => {
+                    crate::runtime::rpc::payload(
+                            "logout",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::Logout(p), f))
+                }
+                "session/new" => {
+                    crate::runtime::rpc::payload(
+                            "session/new",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionNew(p), f))
+                }
+                "session/load" => {
+                    crate::runtime::rpc::payload(
+                            "session/load",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionLoad(p), f))
+                }
+                "session/list" => {
+                    crate::runtime::rpc::payload(
+                            "session/list",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionList(p), f))
+                }
+                "session/delete" => {
+                    crate::runtime::rpc::payload(
+                            "session/delete",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionDelete(p), f))
+                }
+                "session/resume" => {
+                    crate::runtime::rpc::payload(
+                            "session/resume",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionResume(p), f))
+                }
+                "session/close" => {
+                    crate::runtime::rpc::payload(
+                            "session/close",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionClose(p), f))
+                }
+                "session/set_mode" => {
+                    crate::runtime::rpc::payload(
+                            "session/set_mode",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionSetMode(p), f))
+                }
+                "session/set_config_option" => {
+                    crate::runtime::rpc::payload(
+                            "session/set_config_option",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
+                }
+                "session/prompt" => {
+                    crate::runtime::rpc::payload(
+                            "session/prompt",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "providers/list" => {
+                    crate::runtime::rpc::payload(
+                            "providers/list",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProvidersList(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "providers/set" => {
+                    crate::runtime::rpc::payload(
+                            "providers/set",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::ProvidersSet(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "providers/disable" => {
+                    crate::runtime::rpc::payload(
+                            "providers/disable",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::ProvidersDisable(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status" => {
+                    crate::runtime::rpc::payload(
+                            "auth/status",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::AuthStatus(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/fork" => {
+                    crate::runtime::rpc::payload(
+                            "session/fork",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionFork(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/archive" => {
+                    crate::runtime::rpc::payload(
+                            "session/archive",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionArchive(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/unarchive" => {
+                    crate::runtime::rpc::payload(
+                            "session/unarchive",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionUnarchive(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/status" => {
+                    crate::runtime::rpc::payload(
+                            "session/status",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionStatus(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "session/set_title" => {
+                    crate::runtime::rpc::payload(
+                            "session/set_title",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionSetTitle(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "response"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Authenticate(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Logout(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionNew(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionLoad(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionList(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionDelete(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionResume(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionClose(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionSetMode(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionSetConfigOption(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                Self::SessionPrompt(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The notifications handled by the `agent` side (`x-side: agent`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum AgentNotification {
+        /// `session/cancel`: [`super::CancelNotification`].
+        SessionCancel(super::CancelNotification),
+        #[cfg(feature = "unstable")]
+        /// `mcp/message`: [`super::MessageMcpNotification`].
+        McpMessage(super::MessageMcpNotification),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl AgentNotification {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Agent;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            "session/cancel",
+            #[cfg(feature = "unstable")]
+            "mcp/message",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::SessionCancel(_) => "session/cancel",
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(_) => "mcp/message",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "session/cancel" => {
+                    crate::runtime::rpc::payload(
+                            "session/cancel",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionCancel(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    crate::runtime::rpc::payload(
+                            "mcp/message",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::McpMessage(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "notification"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::SessionCancel(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The requests handled by the `client` side (`x-side: client`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ClientRequest {
+        /// `fs/write_text_file`: [`super::WriteTextFileRequest`].
+        FsWriteTextFile(super::WriteTextFileRequest),
+        /// `fs/read_text_file`: [`super::ReadTextFileRequest`].
+        FsReadTextFile(super::ReadTextFileRequest),
+        /// `session/request_permission`: [`super::RequestPermissionRequest`].
+        SessionRequestPermission(super::RequestPermissionRequest),
+        /// `terminal/create`: [`super::CreateTerminalRequest`].
+        TerminalCreate(super::CreateTerminalRequest),
+        /// `terminal/output`: [`super::TerminalOutputRequest`].
+        TerminalOutput(super::TerminalOutputRequest),
+        /// `terminal/release`: [`super::ReleaseTerminalRequest`].
+        TerminalRelease(super::ReleaseTerminalRequest),
+        /// `terminal/wait_for_exit`: [`super::WaitForTerminalExitRequest`].
+        TerminalWaitForExit(super::WaitForTerminalExitRequest),
+        /// `terminal/kill`: [`super::KillTerminalRequest`].
+        TerminalKill(super::KillTerminalRequest),
+        /// `elicitation/create`: [`super::CreateElicitationRequest`].
+        ElicitationCreate(super::CreateElicitationRequest),
+        #[cfg(feature = "unstable")]
+        /// `mcp/message`: [`super::MessageMcpRequest`].
+        McpMessage(super::MessageMcpRequest),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ClientRequest {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Client;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            "fs/write_text_file",
+            "fs/read_text_file",
+            "session/request_permission",
+            "terminal/create",
+            "terminal/output",
+            "terminal/release",
+            "terminal/wait_for_exit",
+            "terminal/kill",
+            "elicitation/create",
+            #[cfg(feature = "unstable")]
+            "mcp/message",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::FsWriteTextFile(_) => "fs/write_text_file",
+                Self::FsReadTextFile(_) => "fs/read_text_file",
+                Self::SessionRequestPermission(_) => "session/request_permission",
+                Self::TerminalCreate(_) => "terminal/create",
+                Self::TerminalOutput(_) => "terminal/output",
+                Self::TerminalRelease(_) => "terminal/release",
+                Self::TerminalWaitForExit(_) => "terminal/wait_for_exit",
+                Self::TerminalKill(_) => "terminal/kill",
+                Self::ElicitationCreate(_) => "elicitation/create",
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(_) => "mcp/message",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "fs/write_text_file" => {
+                    crate::runtime::rpc::payload(
+                            "fs/write_text_file",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::FsWriteTextFile(p), f))
+                }
+                "fs/read_text_file" => {
+                    crate::runtime::rpc::payload(
+                            "fs/read_text_file",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::FsReadTextFile(p), f))
+                }
+                "session/request_permission" => {
+                    crate::runtime::rpc::payload(
+                            "session/request_permission",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionRequestPermission(p), f))
+                }
+                "terminal/create" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/create",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalCreate(p), f))
+                }
+                "terminal/output" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/output",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalOutput(p), f))
+                }
+                "terminal/release" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/release",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalRelease(p), f))
+                }
+                "terminal/wait_for_exit" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/wait_for_exit",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalWaitForExit(p), f))
+                }
+                "terminal/kill" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/kill",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalKill(p), f))
+                }
+                "elicitation/create" => {
+                    crate::runtime::rpc::payload(
+                            "elicitation/create",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ElicitationCreate(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    crate::runtime::rpc::payload(
+                            "mcp/message",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::McpMessage(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "request"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::FsWriteTextFile(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::FsReadTextFile(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionRequestPermission(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                Self::TerminalCreate(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::TerminalOutput(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::TerminalRelease(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::TerminalWaitForExit(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                Self::TerminalKill(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::ElicitationCreate(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The responses handled by the `client` side (`x-side: client`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ClientResponse {
+        /// `fs/write_text_file`: [`super::WriteTextFileResponse`].
+        FsWriteTextFile(super::WriteTextFileResponse),
+        /// `fs/read_text_file`: [`super::ReadTextFileResponse`].
+        FsReadTextFile(super::ReadTextFileResponse),
+        /// `session/request_permission`: [`super::RequestPermissionResponse`].
+        SessionRequestPermission(super::RequestPermissionResponse),
+        /// `terminal/create`: [`super::CreateTerminalResponse`].
+        TerminalCreate(super::CreateTerminalResponse),
+        /// `terminal/output`: [`super::TerminalOutputResponse`].
+        TerminalOutput(super::TerminalOutputResponse),
+        /// `terminal/release`: [`super::ReleaseTerminalResponse`].
+        TerminalRelease(super::ReleaseTerminalResponse),
+        /// `terminal/wait_for_exit`: [`super::WaitForTerminalExitResponse`].
+        TerminalWaitForExit(super::WaitForTerminalExitResponse),
+        /// `terminal/kill`: [`super::KillTerminalResponse`].
+        TerminalKill(super::KillTerminalResponse),
+        /// `elicitation/create`: [`super::CreateElicitationResponse`].
+        ElicitationCreate(super::CreateElicitationResponse),
+        #[cfg(feature = "unstable")]
+        /// `mcp/message`: [`super::MessageMcpResponse`].
+        McpMessage(super::MessageMcpResponse),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ClientResponse {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Client;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            "fs/write_text_file",
+            "fs/read_text_file",
+            "session/request_permission",
+            "terminal/create",
+            "terminal/output",
+            "terminal/release",
+            "terminal/wait_for_exit",
+            "terminal/kill",
+            "elicitation/create",
+            #[cfg(feature = "unstable")]
+            "mcp/message",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::FsWriteTextFile(_) => "fs/write_text_file",
+                Self::FsReadTextFile(_) => "fs/read_text_file",
+                Self::SessionRequestPermission(_) => "session/request_permission",
+                Self::TerminalCreate(_) => "terminal/create",
+                Self::TerminalOutput(_) => "terminal/output",
+                Self::TerminalRelease(_) => "terminal/release",
+                Self::TerminalWaitForExit(_) => "terminal/wait_for_exit",
+                Self::TerminalKill(_) => "terminal/kill",
+                Self::ElicitationCreate(_) => "elicitation/create",
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(_) => "mcp/message",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match request_method {
+                "fs/write_text_file" => {
+                    crate::runtime::rpc::payload(
+                            "fs/write_text_file",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::FsWriteTextFile(p), f))
+                }
+                "fs/read_text_file" => {
+                    crate::runtime::rpc::payload(
+                            "fs/read_text_file",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::FsReadTextFile(p), f))
+                }
+                "session/request_permission" => {
+                    crate::runtime::rpc::payload(
+                            "session/request_permission",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionRequestPermission(p), f))
+                }
+                "terminal/create" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/create",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalCreate(p), f))
+                }
+                "terminal/output" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/output",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::TerminalOutput(p), f))
+                }
+                "terminal/release" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/release",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::TerminalRelease(p), f))
+                }
+                "terminal/wait_for_exit" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/wait_for_exit",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::TerminalWaitForExit(p), f))
+                }
+                "terminal/kill" => {
+                    crate::runtime::rpc::payload(
+                            "terminal/kill",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::TerminalKill(p), f))
+                }
+                "elicitation/create" => {
+                    crate::runtime::rpc::payload(
+                            "elicitation/create",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ElicitationCreate(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    crate::runtime::rpc::payload(
+                            "mcp/message",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::McpMessage(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "response"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::FsWriteTextFile(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::FsReadTextFile(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::SessionRequestPermission(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                Self::TerminalCreate(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::TerminalOutput(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::TerminalRelease(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::TerminalWaitForExit(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                Self::TerminalKill(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::ElicitationCreate(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The notifications handled by the `client` side (`x-side: client`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ClientNotification {
+        /// `session/update`: [`super::SessionNotification`].
+        SessionUpdate(super::SessionNotification),
+        /// `elicitation/complete`: [`super::CompleteElicitationNotification`].
+        ElicitationComplete(super::CompleteElicitationNotification),
+        #[cfg(feature = "unstable")]
+        /// `auth/status_update`: [`super::AuthStatusUpdateNotification`].
+        AuthStatusUpdate(super::AuthStatusUpdateNotification),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ClientNotification {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Client;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            "session/update",
+            "elicitation/complete",
+            #[cfg(feature = "unstable")]
+            "auth/status_update",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::SessionUpdate(_) => "session/update",
+                Self::ElicitationComplete(_) => "elicitation/complete",
+                #[cfg(feature = "unstable")]
+                Self::AuthStatusUpdate(_) => "auth/status_update",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "session/update" => {
+                    crate::runtime::rpc::payload(
+                            "session/update",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionUpdate(p), f))
+                }
+                "elicitation/complete" => {
+                    crate::runtime::rpc::payload(
+                            "elicitation/complete",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ElicitationComplete(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status_update" => {
+                    crate::runtime::rpc::payload(
+                            "auth/status_update",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::AuthStatusUpdate(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "notification"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::SessionUpdate(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::ElicitationComplete(p) => {
+                    crate::runtime::rpc::encode_payload(p, form)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatusUpdate(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The notifications handled by the `protocol` side (`x-side: protocol`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ProtocolNotification {
+        /// `$/cancel_request`: [`super::CancelRequestNotification`].
+        CancelRequest(super::CancelRequestNotification),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ProtocolNotification {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Protocol;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &["$/cancel_request"];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::CancelRequest(_) => "$/cancel_request",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "$/cancel_request" => {
+                    crate::runtime::rpc::payload(
+                            "$/cancel_request",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::CancelRequest(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "notification"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::CancelRequest(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The requests handled by the `proxy` side (`x-side: proxy`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ProxyRequest {
+        #[cfg(feature = "unstable")]
+        /// `proxy/initialize`: [`super::InitializeProxyRequest`].
+        ProxyInitialize(super::InitializeProxyRequest),
+        #[cfg(feature = "unstable")]
+        /// `proxy/successor`: [`super::ProxySuccessorRequest`].
+        ProxySuccessor(super::ProxySuccessorRequest),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ProxyRequest {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Proxy;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            #[cfg(feature = "unstable")]
+            "proxy/initialize",
+            #[cfg(feature = "unstable")]
+            "proxy/successor",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(_) => "proxy/initialize",
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(_) => "proxy/successor",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                #[cfg(feature = "unstable")]
+                "proxy/initialize" => {
+                    crate::runtime::rpc::payload(
+                            "proxy/initialize",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    crate::runtime::rpc::payload(
+                            "proxy/successor",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "request"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The responses handled by the `proxy` side (`x-side: proxy`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ProxyResponse {
+        #[cfg(feature = "unstable")]
+        /// `proxy/initialize`: [`super::InitializeProxyResponse`].
+        ProxyInitialize(super::InitializeProxyResponse),
+        #[cfg(feature = "unstable")]
+        /// `proxy/successor`: [`super::ProxySuccessorResponse`].
+        ProxySuccessor(super::ProxySuccessorResponse),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ProxyResponse {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Proxy;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            #[cfg(feature = "unstable")]
+            "proxy/initialize",
+            #[cfg(feature = "unstable")]
+            "proxy/successor",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(_) => "proxy/initialize",
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(_) => "proxy/successor",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match request_method {
+                #[cfg(feature = "unstable")]
+                "proxy/initialize" => {
+                    crate::runtime::rpc::payload(
+                            "proxy/initialize",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                }
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    crate::runtime::rpc::payload(
+                            "proxy/successor",
+                            raw,
+                            crate::runtime::rpc::NullMode::Value,
+                        )
+                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "response"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The notifications handled by the `proxy` side (`x-side: proxy`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ProxyNotification {
+        #[cfg(feature = "unstable")]
+        /// `proxy/successor`: [`super::ProxySuccessorNotification`].
+        ProxySuccessor(super::ProxySuccessorNotification),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ProxyNotification {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Proxy;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[
+            #[cfg(feature = "unstable")]
+            "proxy/successor",
+        ];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(_) => "proxy/successor",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    crate::runtime::rpc::payload(
+                            "proxy/successor",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                }
+                m if m.starts_with('_') => {
+                    crate::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        crate::runtime::rpc::unknown_method(m, "notification"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// Any request of this version, whichever side handles it.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Request {
+        /// A request handled by the `agent` side.
+        Agent(AgentRequest),
+        /// A request handled by the `client` side.
+        Client(ClientRequest),
+        /// A request handled by the `proxy` side.
+        Proxy(ProxyRequest),
+        /// A method starting with `_` (an extension): its side is not known.
+        Extension(ExtMethod),
+    }
+    impl Request {
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Agent(v) => v.method(),
+                Self::Client(v) => v.method(),
+                Self::Proxy(v) => v.method(),
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// The side that handles the method, if known.
+        pub fn side(&self) -> ::core::option::Option<Side> {
+            match self {
+                Self::Agent(_) => ::core::option::Option::Some(AgentRequest::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(ClientRequest::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(ProxyRequest::SIDE),
+                Self::Extension(_) => ::core::option::Option::None,
+            }
+        }
+        /// Decodes a payload, choosing the side from the method.
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if AgentRequest::METHODS.contains(&method) {
+                return AgentRequest::decode(method, raw)
+                    .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if ClientRequest::METHODS.contains(&method) {
+                return ClientRequest::decode(method, raw)
+                    .map(|(v, f)| (Self::Client(v), f));
+            }
+            if ProxyRequest::METHODS.contains(&method) {
+                return ProxyRequest::decode(method, raw)
+                    .map(|(v, f)| (Self::Proxy(v), f));
+            }
+            if method.starts_with('_') {
+                return crate::runtime::rpc::ext(method, raw)
+                    .map(|e| (Self::Extension(e), ParamsForm::Object));
+            }
+            ::core::result::Result::Err(
+                crate::runtime::rpc::unknown_method(method, "request"),
+            )
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            match self {
+                Self::Agent(v) => v.encode(form),
+                Self::Client(v) => v.encode(form),
+                Self::Proxy(v) => v.encode(form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// Any notification of this version, whichever side handles it.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Notification {
+        /// A notification handled by the `agent` side.
+        Agent(AgentNotification),
+        /// A notification handled by the `client` side.
+        Client(ClientNotification),
+        /// A notification handled by the `protocol` side.
+        Protocol(ProtocolNotification),
+        /// A notification handled by the `proxy` side.
+        Proxy(ProxyNotification),
+        /// A method starting with `_` (an extension): its side is not known.
+        Extension(ExtMethod),
+    }
+    impl Notification {
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Agent(v) => v.method(),
+                Self::Client(v) => v.method(),
+                Self::Protocol(v) => v.method(),
+                Self::Proxy(v) => v.method(),
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// The side that handles the method, if known.
+        pub fn side(&self) -> ::core::option::Option<Side> {
+            match self {
+                Self::Agent(_) => ::core::option::Option::Some(AgentNotification::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(ClientNotification::SIDE),
+                Self::Protocol(_) => {
+                    ::core::option::Option::Some(ProtocolNotification::SIDE)
+                }
+                Self::Proxy(_) => ::core::option::Option::Some(ProxyNotification::SIDE),
+                Self::Extension(_) => ::core::option::Option::None,
+            }
+        }
+        /// Decodes a payload, choosing the side from the method.
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if AgentNotification::METHODS.contains(&method) {
+                return AgentNotification::decode(method, raw)
+                    .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if ClientNotification::METHODS.contains(&method) {
+                return ClientNotification::decode(method, raw)
+                    .map(|(v, f)| (Self::Client(v), f));
+            }
+            if ProtocolNotification::METHODS.contains(&method) {
+                return ProtocolNotification::decode(method, raw)
+                    .map(|(v, f)| (Self::Protocol(v), f));
+            }
+            if ProxyNotification::METHODS.contains(&method) {
+                return ProxyNotification::decode(method, raw)
+                    .map(|(v, f)| (Self::Proxy(v), f));
+            }
+            if method.starts_with('_') {
+                return crate::runtime::rpc::ext(method, raw)
+                    .map(|e| (Self::Extension(e), ParamsForm::Object));
+            }
+            ::core::result::Result::Err(
+                crate::runtime::rpc::unknown_method(method, "notification"),
+            )
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            match self {
+                Self::Agent(v) => v.encode(form),
+                Self::Client(v) => v.encode(form),
+                Self::Protocol(v) => v.encode(form),
+                Self::Proxy(v) => v.encode(form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// Any response of this version, whichever side handles it.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Response {
+        /// A response handled by the `agent` side.
+        Agent(AgentResponse),
+        /// A response handled by the `client` side.
+        Client(ClientResponse),
+        /// A response handled by the `proxy` side.
+        Proxy(ProxyResponse),
+        /// A method starting with `_` (an extension): its side is not known.
+        Extension(ExtMethod),
+    }
+    impl Response {
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Agent(v) => v.method(),
+                Self::Client(v) => v.method(),
+                Self::Proxy(v) => v.method(),
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// The side that handles the method, if known.
+        pub fn side(&self) -> ::core::option::Option<Side> {
+            match self {
+                Self::Agent(_) => ::core::option::Option::Some(AgentResponse::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(ClientResponse::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(ProxyResponse::SIDE),
+                Self::Extension(_) => ::core::option::Option::None,
+            }
+        }
+        /// Decodes a payload, choosing the side from the method.
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if AgentResponse::METHODS.contains(&request_method) {
+                return AgentResponse::decode(request_method, raw)
+                    .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if ClientResponse::METHODS.contains(&request_method) {
+                return ClientResponse::decode(request_method, raw)
+                    .map(|(v, f)| (Self::Client(v), f));
+            }
+            if ProxyResponse::METHODS.contains(&request_method) {
+                return ProxyResponse::decode(request_method, raw)
+                    .map(|(v, f)| (Self::Proxy(v), f));
+            }
+            if request_method.starts_with('_') {
+                return crate::runtime::rpc::ext(request_method, raw)
+                    .map(|e| (Self::Extension(e), ParamsForm::Object));
+            }
+            ::core::result::Result::Err(
+                crate::runtime::rpc::unknown_method(request_method, "response"),
+            )
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            match self {
+                Self::Agent(v) => v.encode(form),
+                Self::Client(v) => v.encode(form),
+                Self::Proxy(v) => v.encode(form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// A JSON-RPC 2.0 message of this version, with its payload typed.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Message {
+        /// A request.
+        Request {
+            /// The request id (never `null` in v2).
+            id: super::RequestId,
+            /// The typed params.
+            request: Request,
+            /// How `params` was written.
+            form: ParamsForm,
+        },
+        /// A notification.
+        Notification {
+            /// The typed params.
+            notification: Notification,
+            /// How `params` was written.
+            form: ParamsForm,
+        },
+        /// A success response.
+        Response {
+            /// The id of the request it answers.
+            id: super::RequestId,
+            /// The typed result.
+            response: Response,
+            /// How `result` was written.
+            form: ParamsForm,
+        },
+        /// An error response; only it may carry a `null` id.
+        Error {
+            /// The id of the request it answers, `None` for `null`.
+            id: ::core::option::Option<super::RequestId>,
+            /// The error.
+            error: super::Error,
+        },
+    }
+    impl Message {
+        /// Decodes one message. `request_method` gives the method of the
+        /// request a response answers (responses are typed by it).
+        pub fn decode(
+            text: &str,
+            request_method: impl ::core::ops::FnOnce(
+                &super::RequestId,
+            ) -> ::core::option::Option<::std::string::String>,
+        ) -> ::core::result::Result<Self, DispatchError> {
+            use crate::runtime::rpc::{decode, DispatchErrorKind, RawMessage};
+            let raw = RawMessage::parse(text)?;
+            let invalid = |pointer: &str, message: &str| DispatchError::new(
+                DispatchErrorKind::InvalidMessage,
+                pointer,
+                message,
+            );
+            match (&raw.method, raw.id, raw.result, raw.error) {
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::Some(id),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = decode(id.get())
+                        .map_err(|e| e.under("/id"))?;
+                    let (request, form) = Request::decode(method, raw.params)
+                        .map_err(|e| e.under("/params"))?;
+                    ::core::result::Result::Ok(Message::Request {
+                        id,
+                        request,
+                        form,
+                    })
+                }
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let (notification, form) = Notification::decode(method, raw.params)
+                        .map_err(|e| e.under("/params"))?;
+                    ::core::result::Result::Ok(Message::Notification {
+                        notification,
+                        form,
+                    })
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(result),
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = decode(id.get())
+                        .map_err(|e| e.under("/id"))?;
+                    let method = request_method(&id)
+                        .ok_or_else(|| DispatchError::new(
+                            DispatchErrorKind::UnknownRequest,
+                            "/id",
+                            "a response whose request is not known",
+                        ))?;
+                    let (response, form) = Response::decode(
+                            &method,
+                            ::core::option::Option::Some(result),
+                        )
+                        .map_err(|e| e.under("/result"))?;
+                    ::core::result::Result::Ok(Message::Response {
+                        id,
+                        response,
+                        form,
+                    })
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(error),
+                ) => {
+                    let id: ::core::option::Option<super::RequestId> = decode(id.get())
+                        .map_err(|e| e.under("/id"))?;
+                    let error: super::Error = decode(error.get())
+                        .map_err(|e| e.under("/error"))?;
+                    ::core::result::Result::Ok(Message::Error { id, error })
+                }
+                (::core::option::Option::None, ::core::option::Option::None, _, _) => {
+                    ::core::result::Result::Err(
+                        invalid("/id", "a response without an `id`"),
+                    )
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        invalid(
+                            "",
+                            "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                        ),
+                    )
+                }
+            }
+        }
+        /// The message as JSON.
+        pub fn to_value(
+            &self,
+        ) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
+            let (method, id, params, result, error) = match self {
+                Message::Request { id, request, form } => {
+                    (
+                        ::core::option::Option::Some(
+                            ::serde_json::Value::from(request.method()),
+                        ),
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        request.encode(*form)?,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    )
+                }
+                Message::Notification { notification, form } => {
+                    (
+                        ::core::option::Option::Some(
+                            ::serde_json::Value::from(notification.method()),
+                        ),
+                        ::core::option::Option::None,
+                        notification.encode(*form)?,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    )
+                }
+                Message::Response { id, response, form } => {
+                    (
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(
+                            response.encode(*form)?.unwrap_or(::serde_json::Value::Null),
+                        ),
+                        ::core::option::Option::None,
+                    )
+                }
+                Message::Error { id, error } => {
+                    (
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(error)?),
+                    )
+                }
+            };
+            let mut map = ::serde_json::Map::new();
+            map.insert("jsonrpc".into(), "2.0".into());
+            for (k, v) in [
+                ("id", id),
+                ("method", method),
+                ("params", params),
+                ("result", result),
+                ("error", error),
+            ] {
+                if let ::core::option::Option::Some(v) = v {
+                    map.insert(k.into(), v);
+                }
+            }
+            ::core::result::Result::Ok(::serde_json::Value::Object(map))
+        }
+        /// The id of a request or response.
+        pub fn id(&self) -> ::core::option::Option<&super::RequestId> {
+            match self {
+                Message::Request { id, .. } | Message::Response { id, .. } => {
+                    ::core::option::Option::Some(id)
+                }
+                Message::Error { id, .. } => id.as_ref(),
+                Message::Notification { .. } => ::core::option::Option::None,
+            }
+        }
+    }
+    impl ::serde::Serialize for Message {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            self.to_value()
+                .map_err(<S::Error as ::serde::ser::Error>::custom)?
+                .serialize(serializer)
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! IR -> the typed JSON-RPC dispatch module (`v1::rpc`, `v2::rpc`).
+//!
+//! Dispatch comes from `x-method` and `x-side`, never from trying untagged
+//! variants: per handling side, one enum of requests, one of notifications and
+//! one of responses, each decoded from `(method, params)` (responses from the
+//! request's method), plus version-wide `Request`/`Notification`/`Response`
+//! and the JSON-RPC `Message`.
+
+use std::collections::BTreeMap;
+
+use heck::ToUpperCamelCase;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::emit::Gate;
+use crate::model::{Def, Kind, MethodKind};
+
+/// One method payload known to the module.
+struct Entry<'a> {
+    def: &'a Def,
+    gate: Gate,
+    method: String,
+    variant: Ident,
+}
+
+fn side_name(side: &str) -> String {
+    side.to_upper_camel_case()
+}
+
+fn kind_name(kind: MethodKind) -> &'static str {
+    match kind {
+        MethodKind::Request => "Request",
+        MethodKind::Response => "Response",
+        MethodKind::Notification => "Notification",
+    }
+}
+
+/// `session/prompt` -> `SessionPrompt`, `$/cancel_request` -> `CancelRequest`.
+fn variant_name(method: &str) -> Ident {
+    let words = method.replace(['/', '$', '.', '-'], "_");
+    Ident::new(&words.to_upper_camel_case(), Span::call_site())
+}
+
+/// How a payload treats an omitted or `null` params/result.
+fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>) -> TokenStream {
+    let mut d = def;
+    while let Kind::Alias(target) = &d.kind {
+        match all.get(target.as_str()) {
+            Some(t) => d = t,
+            None => break,
+        }
+    }
+    match &d.kind {
+        Kind::Any => quote!(crate::runtime::rpc::NullMode::Value),
+        Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => {
+            quote!(crate::runtime::rpc::NullMode::Empty)
+        }
+        _ => quote!(crate::runtime::rpc::NullMode::Refuse),
+    }
+}
+
+/// The `rpc` module for one version. `defs` are the version's top-level
+/// definitions with the gate each is emitted under.
+pub fn module(defs: &[(&Def, Gate)]) -> TokenStream {
+    let all: BTreeMap<&str, &Def> = defs.iter().map(|(d, _)| (d.name.as_str(), *d)).collect();
+    let mut groups: BTreeMap<(String, MethodKind), Vec<Entry>> = BTreeMap::new();
+    for (def, gate) in defs {
+        let Some(m) = &def.method else { continue };
+        groups.entry((m.side.clone(), m.kind)).or_default().push(Entry {
+            def,
+            gate: *gate,
+            method: m.name.clone(),
+            variant: variant_name(&m.name),
+        });
+    }
+    let mut items = Vec::new();
+    for ((side, kind), entries) in &groups {
+        items.push(side_enum(side, *kind, entries, &all));
+    }
+    for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
+        let sides: Vec<&String> = groups.keys().filter(|(_, k)| *k == kind).map(|(s, _)| s).collect();
+        items.push(version_enum(kind, &sides));
+    }
+    items.push(message());
+    quote! {
+        /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
+        ///
+        /// Enums are per handling side (`AgentRequest` holds the requests an agent
+        /// handles). Methods starting with `_` decode to an `Extension` variant that
+        /// keeps the raw params; any other unknown method is an error.
+        pub mod rpc {
+            pub use crate::runtime::rpc::{DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side};
+            #(#items)*
+        }
+    }
+}
+
+fn side_enum(side: &str, kind: MethodKind, entries: &[Entry], all: &BTreeMap<&str, &Def>) -> TokenStream {
+    let name = format_ident!("{}{}", side_name(side), kind_name(kind));
+    let side_variant = format_ident!("{}", side_name(side));
+    let kind_lower = kind_name(kind).to_lowercase();
+    let doc = format!(" The {kind_lower}s handled by the `{side}` side (`x-side: {side}`).");
+    let mut variants = Vec::new();
+    let mut methods = Vec::new();
+    let mut names = Vec::new();
+    let mut decodes = Vec::new();
+    let mut encodes = Vec::new();
+    for e in entries {
+        let (v, cfg) = (&e.variant, e.gate.cfg());
+        let ty = Ident::new(&e.def.rust_name, Span::call_site());
+        let m = Literal::string(&e.method);
+        let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
+        let mode = null_mode(e.def, all);
+        variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
+        methods.push(quote! { #cfg Self::#v(_) => #m, });
+        names.push(quote! { #cfg #m, });
+        decodes.push(quote! {
+            #cfg #m => crate::runtime::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
+        });
+        encodes.push(quote! { #cfg Self::#v(p) => crate::runtime::rpc::encode_payload(p, form), });
+    }
+    let (arg, arg_doc) = match kind {
+        MethodKind::Response => (quote!(request_method), "the method of the request it answers"),
+        _ => (quote!(method), "its method"),
+    };
+    let decode_doc = format!(" Decodes a {kind_lower} payload from {arg_doc} and the raw JSON (`None` when omitted).");
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+            /// A method starting with `_` (an extension), with its raw payload.
+            Extension(ExtMethod),
+        }
+
+        impl #name {
+            /// The side that handles these methods.
+            pub const SIDE: Side = Side::#side_variant;
+            /// Every method this enum knows.
+            pub const METHODS: &'static [&'static str] = &[#(#names)*];
+
+            /// The wire method name.
+            pub fn method(&self) -> &str {
+                match self {
+                    #(#methods)*
+                    Self::Extension(e) => &e.method,
+                }
+            }
+
+            #[doc = #decode_doc]
+            pub fn decode(
+                #arg: &str,
+                raw: ::core::option::Option<&::serde_json::value::RawValue>,
+            ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+                match #arg {
+                    #(#decodes)*
+                    m if m.starts_with('_') => crate::runtime::rpc::ext(m, raw).map(|e| (Self::Extension(e), ParamsForm::Object)),
+                    m => ::core::result::Result::Err(crate::runtime::rpc::unknown_method(m, #kind_lower)),
+                }
+            }
+
+            /// Encodes the payload; `form` says how an empty payload is written.
+            pub fn encode(&self, form: ParamsForm) -> ::core::result::Result<::core::option::Option<::serde_json::Value>, ::serde_json::Error> {
+                // Without the `unstable` feature a side may have only extensions.
+                let _ = form;
+                match self {
+                    #(#encodes)*
+                    Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                }
+            }
+        }
+    }
+}
+
+fn version_enum(kind: MethodKind, sides: &[&String]) -> TokenStream {
+    let name = format_ident!("{}", kind_name(kind));
+    let kind_lower = kind_name(kind).to_lowercase();
+    let doc = format!(" Any {kind_lower} of this version, whichever side handles it.");
+    let variants: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", side_name(s))).collect();
+    let inner: Vec<Ident> = sides.iter().map(|s| format_ident!("{}{}", side_name(s), kind_name(kind))).collect();
+    let vdocs = sides.iter().map(|s| format!(" A {kind_lower} handled by the `{s}` side."));
+    let arg = match kind {
+        MethodKind::Response => quote!(request_method),
+        _ => quote!(method),
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #( #[doc = #vdocs] #variants(#inner), )*
+            /// A method starting with `_` (an extension): its side is not known.
+            Extension(ExtMethod),
+        }
+
+        impl #name {
+            /// The wire method name.
+            pub fn method(&self) -> &str {
+                match self {
+                    #( Self::#variants(v) => v.method(), )*
+                    Self::Extension(e) => &e.method,
+                }
+            }
+
+            /// The side that handles the method, if known.
+            pub fn side(&self) -> ::core::option::Option<Side> {
+                match self {
+                    #( Self::#variants(_) => ::core::option::Option::Some(#inner::SIDE), )*
+                    Self::Extension(_) => ::core::option::Option::None,
+                }
+            }
+
+            /// Decodes a payload, choosing the side from the method.
+            pub fn decode(
+                #arg: &str,
+                raw: ::core::option::Option<&::serde_json::value::RawValue>,
+            ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+                #(
+                    if #inner::METHODS.contains(&#arg) {
+                        return #inner::decode(#arg, raw).map(|(v, f)| (Self::#variants(v), f));
+                    }
+                )*
+                if #arg.starts_with('_') {
+                    return crate::runtime::rpc::ext(#arg, raw).map(|e| (Self::Extension(e), ParamsForm::Object));
+                }
+                ::core::result::Result::Err(crate::runtime::rpc::unknown_method(#arg, #kind_lower))
+            }
+
+            /// Encodes the payload; `form` says how an empty payload is written.
+            pub fn encode(&self, form: ParamsForm) -> ::core::result::Result<::core::option::Option<::serde_json::Value>, ::serde_json::Error> {
+                match self {
+                    #( Self::#variants(v) => v.encode(form), )*
+                    Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                }
+            }
+        }
+    }
+}
+
+fn message() -> TokenStream {
+    quote! {
+        /// A JSON-RPC 2.0 message of this version, with its payload typed.
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub enum Message {
+            /// A request.
+            Request {
+                /// The request id (never `null` in v2).
+                id: super::RequestId,
+                /// The typed params.
+                request: Request,
+                /// How `params` was written.
+                form: ParamsForm,
+            },
+            /// A notification.
+            Notification {
+                /// The typed params.
+                notification: Notification,
+                /// How `params` was written.
+                form: ParamsForm,
+            },
+            /// A success response.
+            Response {
+                /// The id of the request it answers.
+                id: super::RequestId,
+                /// The typed result.
+                response: Response,
+                /// How `result` was written.
+                form: ParamsForm,
+            },
+            /// An error response; only it may carry a `null` id.
+            Error {
+                /// The id of the request it answers, `None` for `null`.
+                id: ::core::option::Option<super::RequestId>,
+                /// The error.
+                error: super::Error,
+            },
+        }
+
+        impl Message {
+            /// Decodes one message. `request_method` gives the method of the
+            /// request a response answers (responses are typed by it).
+            pub fn decode(
+                text: &str,
+                request_method: impl ::core::ops::FnOnce(&super::RequestId) -> ::core::option::Option<::std::string::String>,
+            ) -> ::core::result::Result<Self, DispatchError> {
+                use crate::runtime::rpc::{decode, DispatchErrorKind, RawMessage};
+                let raw = RawMessage::parse(text)?;
+                let invalid = |pointer: &str, message: &str| DispatchError::new(DispatchErrorKind::InvalidMessage, pointer, message);
+                match (&raw.method, raw.id, raw.result, raw.error) {
+                    (::core::option::Option::Some(method), ::core::option::Option::Some(id), ::core::option::Option::None, ::core::option::Option::None) => {
+                        let id: super::RequestId = decode(id.get()).map_err(|e| e.under("/id"))?;
+                        let (request, form) = Request::decode(method, raw.params).map_err(|e| e.under("/params"))?;
+                        ::core::result::Result::Ok(Message::Request { id, request, form })
+                    }
+                    (::core::option::Option::Some(method), ::core::option::Option::None, ::core::option::Option::None, ::core::option::Option::None) => {
+                        let (notification, form) = Notification::decode(method, raw.params).map_err(|e| e.under("/params"))?;
+                        ::core::result::Result::Ok(Message::Notification { notification, form })
+                    }
+                    (::core::option::Option::None, ::core::option::Option::Some(id), ::core::option::Option::Some(result), ::core::option::Option::None) => {
+                        let id: super::RequestId = decode(id.get()).map_err(|e| e.under("/id"))?;
+                        let method = request_method(&id).ok_or_else(|| DispatchError::new(
+                            DispatchErrorKind::UnknownRequest, "/id", "a response whose request is not known",
+                        ))?;
+                        let (response, form) = Response::decode(&method, ::core::option::Option::Some(result)).map_err(|e| e.under("/result"))?;
+                        ::core::result::Result::Ok(Message::Response { id, response, form })
+                    }
+                    (::core::option::Option::None, ::core::option::Option::Some(id), ::core::option::Option::None, ::core::option::Option::Some(error)) => {
+                        let id: ::core::option::Option<super::RequestId> = decode(id.get()).map_err(|e| e.under("/id"))?;
+                        let error: super::Error = decode(error.get()).map_err(|e| e.under("/error"))?;
+                        ::core::result::Result::Ok(Message::Error { id, error })
+                    }
+                    (::core::option::Option::None, ::core::option::Option::None, _, _) => ::core::result::Result::Err(invalid("/id", "a response without an `id`")),
+                    _ => ::core::result::Result::Err(invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`")),
+                }
+            }
+
+            /// The message as JSON.
+            pub fn to_value(&self) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
+                let (method, id, params, result, error) = match self {
+                    Message::Request { id, request, form } => (
+                        ::core::option::Option::Some(::serde_json::Value::from(request.method())),
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        request.encode(*form)?,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    Message::Notification { notification, form } => (
+                        ::core::option::Option::Some(::serde_json::Value::from(notification.method())),
+                        ::core::option::Option::None,
+                        notification.encode(*form)?,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    ),
+                    Message::Response { id, response, form } => (
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(response.encode(*form)?.unwrap_or(::serde_json::Value::Null)),
+                        ::core::option::Option::None,
+                    ),
+                    Message::Error { id, error } => (
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(error)?),
+                    ),
+                };
+                let mut map = ::serde_json::Map::new();
+                map.insert("jsonrpc".into(), "2.0".into());
+                for (k, v) in [("id", id), ("method", method), ("params", params), ("result", result), ("error", error)] {
+                    if let ::core::option::Option::Some(v) = v {
+                        map.insert(k.into(), v);
+                    }
+                }
+                ::core::result::Result::Ok(::serde_json::Value::Object(map))
+            }
+
+            /// The id of a request or response.
+            pub fn id(&self) -> ::core::option::Option<&super::RequestId> {
+                match self {
+                    Message::Request { id, .. } | Message::Response { id, .. } => ::core::option::Option::Some(id),
+                    Message::Error { id, .. } => id.as_ref(),
+                    Message::Notification { .. } => ::core::option::Option::None,
+                }
+            }
+        }
+
+        impl ::serde::Serialize for Message {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                self.to_value().map_err(<S::Error as ::serde::ser::Error>::custom)?.serialize(serializer)
+            }
+        }
+    }
+}
