@@ -10,7 +10,7 @@ mod dispatch;
 #[path = "bindings/semantics.rs"]
 mod semantics;
 
-type Reencode = fn(&str, &str) -> Option<Result<Value, serde_json::Error>>;
+type Reencode = fn(&str, &str) -> Option<Result<Value, acp_bindings::runtime::rpc::DispatchError>>;
 
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]

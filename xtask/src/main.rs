@@ -28,6 +28,14 @@ enum Command {
         #[arg(long, requires = "schema")]
         out: Option<PathBuf>,
     },
+    /// Check captured messages against the bindings (runs `acp-tools check-messages`):
+    /// `--protocol v1|v2 [--unstable] [--method M] [--type DEF] PATH...`.
+    #[command(disable_help_flag = true)]
+    CheckMessages {
+        /// Arguments for `acp-tools check-messages`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Manage the vendored schema.
     Schema {
         #[command(subcommand)]
@@ -97,6 +105,7 @@ fn main() -> ExitCode {
             println!("wrote {} files", output.files.len());
             ExitCode::SUCCESS
         }
+        Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Schema { command: SchemaCommand::Pull { version, from, schema_dir } } => {
             let source = from.map_or(Source::Npm, Source::Local);
             let dir = schema_dir.unwrap_or_else(|| root.join("schema"));
@@ -108,6 +117,22 @@ fn main() -> ExitCode {
                 Err(e) => fail(&format!("{e:#}")),
             }
         }
+    }
+}
+
+/// Runs an `acp-tools` command. The tools live in their own package so that
+/// the generator never depends on the code it generates.
+fn forward(root: &std::path::Path, command: &str, args: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.args(["run", "--quiet", "--package", "acp-tools", "--manifest-path"]).arg(root.join("Cargo.toml"));
+    if args.iter().any(|a| a == "--unstable") {
+        cmd.args(["--features", "unstable"]);
+    }
+    cmd.arg("--").arg(command).args(args);
+    match cmd.status() {
+        Ok(status) => ExitCode::from(status.code().map_or(2, |c| u8::try_from(c).unwrap_or(2))),
+        Err(e) => fail(&format!("cannot run acp-tools: {e}")),
     }
 }
 

@@ -33048,16 +33048,28 @@ pub const TYPE_NAMES: &[&str] = &[
 /// Decodes `json` as the definition named `type_name` and encodes it again.
 ///
 /// Returns `None` when this build has no definition of that name.
+/// Errors carry the JSON pointer of the value that failed to decode.
 pub fn reencode(
     type_name: &str,
     json: &str,
 ) -> ::core::option::Option<
-    ::core::result::Result<::serde_json::Value, ::serde_json::Error>,
+    ::core::result::Result<::serde_json::Value, crate::runtime::rpc::DispatchError>,
 > {
     fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
         json: &str,
-    ) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
-        ::serde_json::to_value(::serde_json::from_str::<T>(json)?)
+    ) -> ::core::result::Result<
+        ::serde_json::Value,
+        crate::runtime::rpc::DispatchError,
+    > {
+        let value: T = crate::runtime::rpc::decode(json)?;
+        ::serde_json::to_value(value)
+            .map_err(|e| {
+                crate::runtime::rpc::DispatchError::new(
+                    crate::runtime::rpc::DispatchErrorKind::InvalidPayload,
+                    "",
+                    e.to_string(),
+                )
+            })
     }
     ::core::option::Option::Some(
         match type_name {

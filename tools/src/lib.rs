@@ -1,0 +1,4 @@
+//! Tools built on the generated bindings.
+
+pub mod check;
+pub mod diff;
