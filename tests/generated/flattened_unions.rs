@@ -49,7 +49,9 @@ pub struct IdleStateUpdate {
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
         deserialize_with = "::acp_bindings::runtime::de::lenient"
     )]
-    pub meta: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::JsonObject>,
+    pub meta: ::acp_bindings::runtime::Nullable<
+        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+    >,
     /// Why work stopped.
     #[serde(flatten)]
     pub stop_reason: IdleStateUpdateStopReason,
@@ -68,7 +70,9 @@ impl IdleStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<::acp_bindings::runtime::JsonObject>,
+        value: impl ::core::convert::Into<
+            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+        >,
     ) -> Self {
         self.meta = ::acp_bindings::runtime::Nullable::Value(value.into());
         self

@@ -55,7 +55,9 @@ pub struct LogoutRequest {
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
     )]
-    pub meta: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::JsonObject>,
+    pub meta: ::acp_bindings::runtime::Nullable<
+        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+    >,
 }
 impl LogoutRequest {
     /// Creates a `LogoutRequest` from its required fields; every optional field is omitted.
@@ -68,7 +70,9 @@ impl LogoutRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<::acp_bindings::runtime::JsonObject>,
+        value: impl ::core::convert::Into<
+            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+        >,
     ) -> Self {
         self.meta = ::acp_bindings::runtime::Nullable::Value(value.into());
         self

@@ -207,7 +207,9 @@ pub struct Update {
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
         deserialize_with = "::acp_bindings::runtime::de::lenient"
     )]
-    pub meta: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::JsonObject>,
+    pub meta: ::acp_bindings::runtime::Nullable<
+        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+    >,
 }
 impl Update {
     /// Creates a `Update` from its required fields; every optional field is omitted.
@@ -291,7 +293,9 @@ impl Update {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<::acp_bindings::runtime::JsonObject>,
+        value: impl ::core::convert::Into<
+            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+        >,
     ) -> Self {
         self.meta = ::acp_bindings::runtime::Nullable::Value(value.into());
         self

@@ -156,3 +156,17 @@ fn generated_instances_against_the_official_crate() {
     assert!(!counts.contains_key("UNCLASSIFIED"), "unclassified differences: {counts:#?}");
     insta::assert_yaml_snapshot!(counts);
 }
+
+#[test]
+fn our_hot_types_are_no_larger_than_the_official_ones() {
+    use agent_client_protocol_schema::v2 as official;
+    use std::mem::size_of;
+    let rows = [
+        ("ToolCallUpdate", size_of::<acp_bindings::v2::ToolCallUpdate>(), size_of::<official::ToolCallUpdate>()),
+        ("SessionUpdate", size_of::<acp_bindings::v2::SessionUpdate>(), size_of::<official::SessionUpdate>()),
+    ];
+    for (name, ours, theirs) in rows {
+        eprintln!("size_of v2::{name}: ours {ours} bytes, official {theirs} bytes");
+        assert!(ours <= theirs, "v2::{name} is {ours} bytes, the official one {theirs}");
+    }
+}

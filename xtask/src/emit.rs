@@ -100,7 +100,9 @@ impl Emitter {
             Type::Boolean => quote!(bool),
             Type::Null => quote!(#rt::ExplicitNull),
             Type::Any => quote!(::serde_json::Value),
-            Type::Object => quote!(#rt::JsonObject),
+            // Boxed: `_meta` and other free-form objects are rare on the wire, and an
+            // inline map would make every struct holding one much larger.
+            Type::Object => quote!(::std::boxed::Box<#rt::JsonObject>),
             Type::Ref(name) => {
                 let i = self.rust_name(name);
                 quote!(#i)

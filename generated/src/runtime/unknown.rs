@@ -78,13 +78,13 @@ impl Serialize for UnknownInteger {
 /// it can be stored, replayed or forwarded unchanged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnknownVariant {
-    object: JsonObject,
+    object: Box<JsonObject>,
 }
 
 impl UnknownVariant {
     #[doc(hidden)]
     pub fn __new(object: JsonObject) -> Self {
-        UnknownVariant { object }
+        UnknownVariant { object: Box::new(object) }
     }
 
     /// The whole object, including the discriminator.
@@ -94,7 +94,7 @@ impl UnknownVariant {
 
     /// Takes the whole object, including the discriminator.
     pub fn into_object(self) -> JsonObject {
-        self.object
+        *self.object
     }
 
     /// One property of the object.

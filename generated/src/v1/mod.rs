@@ -991,7 +991,7 @@ pub struct WriteTextFileRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl WriteTextFileRequest {
     /// Creates a `WriteTextFileRequest` from its required fields; every optional field is omitted.
@@ -1011,7 +1011,7 @@ impl WriteTextFileRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -1155,7 +1155,7 @@ pub struct ReadTextFileRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ReadTextFileRequest {
     /// Creates a `ReadTextFileRequest` from its required fields; every optional field is omitted.
@@ -1187,7 +1187,7 @@ impl ReadTextFileRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -1250,7 +1250,7 @@ pub struct RequestPermissionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl RequestPermissionRequest {
     /// Creates a `RequestPermissionRequest` from its required fields; every optional field is omitted.
@@ -1270,7 +1270,7 @@ impl RequestPermissionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -1407,7 +1407,7 @@ pub struct ToolCallUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallUpdate {
     /// Creates a `ToolCallUpdate` from its required fields; every optional field is omitted.
@@ -1495,7 +1495,7 @@ impl ToolCallUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2280,7 +2280,7 @@ pub struct Annotations {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Annotations {
     /// Creates a `Annotations` from its required fields; every optional field is omitted.
@@ -2320,7 +2320,7 @@ impl Annotations {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2464,7 +2464,7 @@ pub struct TextContent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
@@ -2488,7 +2488,7 @@ impl TextContent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2556,7 +2556,7 @@ pub struct ImageContent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
@@ -2594,7 +2594,7 @@ impl ImageContent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2654,7 +2654,7 @@ pub struct AudioContent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AudioContent {
     /// Creates a `AudioContent` from its required fields; every optional field is omitted.
@@ -2682,7 +2682,7 @@ impl AudioContent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2774,7 +2774,7 @@ pub struct ResourceLink {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ResourceLink {
     /// Creates a `ResourceLink` from its required fields; every optional field is omitted.
@@ -2839,7 +2839,7 @@ impl ResourceLink {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2979,7 +2979,7 @@ pub struct TextResourceContents {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
@@ -3007,7 +3007,7 @@ impl TextResourceContents {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3060,7 +3060,7 @@ pub struct BlobResourceContents {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.
@@ -3088,7 +3088,7 @@ impl BlobResourceContents {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3138,7 +3138,7 @@ pub struct EmbeddedResource {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl EmbeddedResource {
     /// Creates a `EmbeddedResource` from its required fields; every optional field is omitted.
@@ -3162,7 +3162,7 @@ impl EmbeddedResource {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3217,7 +3217,7 @@ pub struct Content {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Content {
     /// Creates a `Content` from its required fields; every optional field is omitted.
@@ -3231,7 +3231,7 @@ impl Content {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3295,7 +3295,7 @@ pub struct Diff {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Diff {
     /// Creates a `Diff` from its required fields; every optional field is omitted.
@@ -3323,7 +3323,7 @@ impl Diff {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3436,7 +3436,7 @@ pub struct Terminal {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Terminal {
     /// Creates a `Terminal` from its required fields; every optional field is omitted.
@@ -3450,7 +3450,7 @@ impl Terminal {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3510,7 +3510,7 @@ pub struct ToolCallLocation {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallLocation {
     /// Creates a `ToolCallLocation` from its required fields; every optional field is omitted.
@@ -3531,7 +3531,7 @@ impl ToolCallLocation {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3579,7 +3579,7 @@ pub struct PermissionOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PermissionOption {
     /// Creates a `PermissionOption` from its required fields; every optional field is omitted.
@@ -3599,7 +3599,7 @@ impl PermissionOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3882,7 +3882,7 @@ pub struct CreateTerminalRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CreateTerminalRequest {
     /// Creates a `CreateTerminalRequest` from its required fields; every optional field is omitted.
@@ -3937,7 +3937,7 @@ impl CreateTerminalRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3999,7 +3999,7 @@ pub struct EnvVariable {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl EnvVariable {
     /// Creates a `EnvVariable` from its required fields; every optional field is omitted.
@@ -4017,7 +4017,7 @@ impl EnvVariable {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4062,7 +4062,7 @@ pub struct TerminalOutputRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalOutputRequest {
     /// Creates a `TerminalOutputRequest` from its required fields; every optional field is omitted.
@@ -4080,7 +4080,7 @@ impl TerminalOutputRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4140,7 +4140,7 @@ pub struct ReleaseTerminalRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ReleaseTerminalRequest {
     /// Creates a `ReleaseTerminalRequest` from its required fields; every optional field is omitted.
@@ -4158,7 +4158,7 @@ impl ReleaseTerminalRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4218,7 +4218,7 @@ pub struct WaitForTerminalExitRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl WaitForTerminalExitRequest {
     /// Creates a `WaitForTerminalExitRequest` from its required fields; every optional field is omitted.
@@ -4236,7 +4236,7 @@ impl WaitForTerminalExitRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4296,7 +4296,7 @@ pub struct KillTerminalRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl KillTerminalRequest {
     /// Creates a `KillTerminalRequest` from its required fields; every optional field is omitted.
@@ -4314,7 +4314,7 @@ impl KillTerminalRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4377,7 +4377,7 @@ pub struct CreateElicitationRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
     #[serde(flatten)]
     pub mode: CreateElicitationRequestMode,
@@ -4398,7 +4398,7 @@ impl CreateElicitationRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4785,7 +4785,7 @@ pub struct ElicitationSchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationSchema {
     /// Creates a `ElicitationSchema` from its required fields; every optional field is omitted.
@@ -4853,7 +4853,7 @@ impl ElicitationSchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5354,7 +5354,7 @@ pub struct EnumOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl EnumOption {
     /// Creates a `EnumOption` from its required fields; every optional field is omitted.
@@ -5382,7 +5382,7 @@ impl EnumOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5510,7 +5510,7 @@ pub struct StringPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl StringPropertySchema {
     /// Creates a `StringPropertySchema` from its required fields; every optional field is omitted.
@@ -5604,7 +5604,7 @@ impl StringPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5704,7 +5704,7 @@ pub struct NumberPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl NumberPropertySchema {
     /// Creates a `NumberPropertySchema` from its required fields; every optional field is omitted.
@@ -5758,7 +5758,7 @@ impl NumberPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5847,7 +5847,7 @@ pub struct IntegerPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl IntegerPropertySchema {
     /// Creates a `IntegerPropertySchema` from its required fields; every optional field is omitted.
@@ -5901,7 +5901,7 @@ impl IntegerPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5972,7 +5972,7 @@ pub struct BooleanPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BooleanPropertySchema {
     /// Creates a `BooleanPropertySchema` from its required fields; every optional field is omitted.
@@ -6012,7 +6012,7 @@ impl BooleanPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6188,7 +6188,7 @@ pub struct StringMultiSelectItems {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl StringMultiSelectItems {
     /// Creates a `StringMultiSelectItems` from its required fields; every optional field is omitted.
@@ -6204,7 +6204,7 @@ impl StringMultiSelectItems {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6248,7 +6248,7 @@ pub struct TitledMultiSelectItems {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TitledMultiSelectItems {
     /// Creates a `TitledMultiSelectItems` from its required fields; every optional field is omitted.
@@ -6262,7 +6262,7 @@ impl TitledMultiSelectItems {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6359,7 +6359,7 @@ pub struct MultiSelectPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl MultiSelectPropertySchema {
     /// Creates a `MultiSelectPropertySchema` from its required fields; every optional field is omitted.
@@ -6417,7 +6417,7 @@ impl MultiSelectPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -8383,7 +8383,7 @@ pub struct InitializeResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl InitializeResponse {
@@ -8428,7 +8428,7 @@ impl InitializeResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -8539,7 +8539,7 @@ pub struct InitializeResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl InitializeResponse {
@@ -8584,7 +8584,7 @@ impl InitializeResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -8756,7 +8756,7 @@ pub struct AgentCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl AgentCapabilities {
@@ -8817,7 +8817,7 @@ impl AgentCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -8953,7 +8953,7 @@ pub struct AgentCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AgentCapabilities {
@@ -9024,7 +9024,7 @@ impl AgentCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9139,7 +9139,7 @@ pub struct PromptCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptCapabilities {
     /// Creates a `PromptCapabilities` from its required fields; every optional field is omitted.
@@ -9173,7 +9173,7 @@ impl PromptCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9233,7 +9233,7 @@ pub struct McpCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl McpCapabilities {
@@ -9261,7 +9261,7 @@ impl McpCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9336,7 +9336,7 @@ pub struct McpCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl McpCapabilities {
@@ -9371,7 +9371,7 @@ impl McpCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9482,7 +9482,7 @@ pub struct SessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl SessionCapabilities {
@@ -9546,7 +9546,7 @@ impl SessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9767,7 +9767,7 @@ pub struct SessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionCapabilities {
@@ -9881,7 +9881,7 @@ impl SessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9984,7 +9984,7 @@ pub struct SessionListCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionListCapabilities {
     /// Creates a `SessionListCapabilities` from its required fields; every optional field is omitted.
@@ -9997,7 +9997,7 @@ impl SessionListCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10038,7 +10038,7 @@ pub struct SessionDeleteCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionDeleteCapabilities {
     /// Creates a `SessionDeleteCapabilities` from its required fields; every optional field is omitted.
@@ -10051,7 +10051,7 @@ impl SessionDeleteCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10095,7 +10095,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionAdditionalDirectoriesCapabilities {
     /// Creates a `SessionAdditionalDirectoriesCapabilities` from its required fields; every optional field is omitted.
@@ -10108,7 +10108,7 @@ impl SessionAdditionalDirectoriesCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10151,7 +10151,7 @@ pub struct SessionResumeCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionResumeCapabilities {
     /// Creates a `SessionResumeCapabilities` from its required fields; every optional field is omitted.
@@ -10164,7 +10164,7 @@ impl SessionResumeCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10205,7 +10205,7 @@ pub struct SessionCloseCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionCloseCapabilities {
     /// Creates a `SessionCloseCapabilities` from its required fields; every optional field is omitted.
@@ -10218,7 +10218,7 @@ impl SessionCloseCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10269,7 +10269,7 @@ pub struct AgentAuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl AgentAuthCapabilities {
@@ -10293,7 +10293,7 @@ impl AgentAuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10367,7 +10367,7 @@ pub struct AgentAuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AgentAuthCapabilities {
@@ -10401,7 +10401,7 @@ impl AgentAuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10456,7 +10456,7 @@ pub struct LogoutCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LogoutCapabilities {
     /// Creates a `LogoutCapabilities` from its required fields; every optional field is omitted.
@@ -10469,7 +10469,7 @@ impl LogoutCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10724,7 +10724,7 @@ pub struct AuthMethodTerminal {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthMethodTerminal {
     /// Creates a `AuthMethodTerminal` from its required fields; every optional field is omitted.
@@ -10774,7 +10774,7 @@ impl AuthMethodTerminal {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10836,7 +10836,7 @@ pub struct AuthMethodAgent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
@@ -10864,7 +10864,7 @@ impl AuthMethodAgent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10931,7 +10931,7 @@ pub struct Implementation {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Implementation {
     /// Creates a `Implementation` from its required fields; every optional field is omitted.
@@ -10959,7 +10959,7 @@ impl Implementation {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10998,7 +10998,7 @@ pub struct AuthenticateResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthenticateResponse {
     /// Creates a `AuthenticateResponse` from its required fields; every optional field is omitted.
@@ -11011,7 +11011,7 @@ impl AuthenticateResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11056,7 +11056,7 @@ pub struct LogoutResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LogoutResponse {
     /// Creates a `LogoutResponse` from its required fields; every optional field is omitted.
@@ -11069,7 +11069,7 @@ impl LogoutResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11139,7 +11139,7 @@ pub struct NewSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl NewSessionResponse {
     /// Creates a `NewSessionResponse` from its required fields; every optional field is omitted.
@@ -11170,7 +11170,7 @@ impl NewSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11241,7 +11241,7 @@ pub struct SessionModeState {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionModeState {
     /// Creates a `SessionModeState` from its required fields; every optional field is omitted.
@@ -11259,7 +11259,7 @@ impl SessionModeState {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11394,7 +11394,7 @@ pub struct SessionMode {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionMode {
     /// Creates a `SessionMode` from its required fields; every optional field is omitted.
@@ -11422,7 +11422,7 @@ impl SessionMode {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11490,7 +11490,7 @@ pub struct SessionConfigOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
     #[serde(flatten)]
     pub r#type: SessionConfigOptionType,
@@ -11533,7 +11533,7 @@ impl SessionConfigOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12101,7 +12101,7 @@ pub struct SessionConfigSelectOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionConfigSelectOption {
     /// Creates a `SessionConfigSelectOption` from its required fields; every optional field is omitted.
@@ -12129,7 +12129,7 @@ impl SessionConfigSelectOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12184,7 +12184,7 @@ pub struct SessionConfigSelectGroup {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionConfigSelectGroup {
     /// Creates a `SessionConfigSelectGroup` from its required fields; every optional field is omitted.
@@ -12204,7 +12204,7 @@ impl SessionConfigSelectGroup {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12429,7 +12429,7 @@ pub struct LoadSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LoadSessionResponse {
     /// Creates a `LoadSessionResponse` from its required fields; every optional field is omitted.
@@ -12459,7 +12459,7 @@ impl LoadSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12529,7 +12529,7 @@ pub struct ListSessionsResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ListSessionsResponse {
     /// Creates a `ListSessionsResponse` from its required fields; every optional field is omitted.
@@ -12555,7 +12555,7 @@ impl ListSessionsResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12644,7 +12644,7 @@ pub struct SessionInfo {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl SessionInfo {
@@ -12693,7 +12693,7 @@ impl SessionInfo {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12790,7 +12790,7 @@ pub struct SessionInfo {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionInfo {
@@ -12846,7 +12846,7 @@ impl SessionInfo {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12891,7 +12891,7 @@ pub struct DeleteSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl DeleteSessionResponse {
     /// Creates a `DeleteSessionResponse` from its required fields; every optional field is omitted.
@@ -12904,7 +12904,7 @@ impl DeleteSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12967,7 +12967,7 @@ pub struct ResumeSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ResumeSessionResponse {
     /// Creates a `ResumeSessionResponse` from its required fields; every optional field is omitted.
@@ -12997,7 +12997,7 @@ impl ResumeSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13055,7 +13055,7 @@ pub struct CloseSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CloseSessionResponse {
     /// Creates a `CloseSessionResponse` from its required fields; every optional field is omitted.
@@ -13068,7 +13068,7 @@ impl CloseSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13113,7 +13113,7 @@ pub struct SetSessionModeResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SetSessionModeResponse {
     /// Creates a `SetSessionModeResponse` from its required fields; every optional field is omitted.
@@ -13126,7 +13126,7 @@ impl SetSessionModeResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13177,7 +13177,7 @@ pub struct SetSessionConfigOptionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SetSessionConfigOptionResponse {
     /// Creates a `SetSessionConfigOptionResponse` from its required fields; every optional field is omitted.
@@ -13193,7 +13193,7 @@ impl SetSessionConfigOptionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13253,7 +13253,7 @@ pub struct PromptResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl PromptResponse {
@@ -13268,7 +13268,7 @@ impl PromptResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13338,7 +13338,7 @@ pub struct PromptResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PromptResponse {
@@ -13360,7 +13360,7 @@ impl PromptResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14205,7 +14205,7 @@ pub struct SessionNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionNotification {
     /// Creates a `SessionNotification` from its required fields; every optional field is omitted.
@@ -14223,7 +14223,7 @@ impl SessionNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -15493,7 +15493,7 @@ pub struct ContentChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ContentChunk {
     /// Creates a `ContentChunk` from its required fields; every optional field is omitted.
@@ -15514,7 +15514,7 @@ impl ContentChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -15636,7 +15636,7 @@ pub struct ToolCall {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCall {
     /// Creates a `ToolCall` from its required fields; every optional field is omitted.
@@ -15718,7 +15718,7 @@ impl ToolCall {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -15798,7 +15798,7 @@ pub struct PlanEntry {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PlanEntry {
     /// Creates a `PlanEntry` from its required fields; every optional field is omitted.
@@ -15818,7 +15818,7 @@ impl PlanEntry {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16097,7 +16097,7 @@ pub struct Plan {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Plan {
     /// Creates a `Plan` from its required fields; every optional field is omitted.
@@ -16111,7 +16111,7 @@ impl Plan {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16169,7 +16169,7 @@ pub struct AvailableCommand {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AvailableCommand {
     /// Creates a `AvailableCommand` from its required fields; every optional field is omitted.
@@ -16197,7 +16197,7 @@ impl AvailableCommand {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16308,7 +16308,7 @@ pub struct UnstructuredCommandInput {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl UnstructuredCommandInput {
     /// Creates a `UnstructuredCommandInput` from its required fields; every optional field is omitted.
@@ -16322,7 +16322,7 @@ impl UnstructuredCommandInput {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16367,7 +16367,7 @@ pub struct AvailableCommandsUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AvailableCommandsUpdate {
     /// Creates a `AvailableCommandsUpdate` from its required fields; every optional field is omitted.
@@ -16383,7 +16383,7 @@ impl AvailableCommandsUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16434,7 +16434,7 @@ pub struct CurrentModeUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CurrentModeUpdate {
     /// Creates a `CurrentModeUpdate` from its required fields; every optional field is omitted.
@@ -16448,7 +16448,7 @@ impl CurrentModeUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16500,7 +16500,7 @@ pub struct ConfigOptionUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ConfigOptionUpdate {
     /// Creates a `ConfigOptionUpdate` from its required fields; every optional field is omitted.
@@ -16516,7 +16516,7 @@ impl ConfigOptionUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16581,7 +16581,7 @@ pub struct SessionInfoUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionInfoUpdate {
     /// Creates a `SessionInfoUpdate` from its required fields; every optional field is omitted.
@@ -16614,7 +16614,7 @@ impl SessionInfoUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16660,7 +16660,7 @@ pub struct Cost {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
@@ -16678,7 +16678,7 @@ impl Cost {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16731,7 +16731,7 @@ pub struct UsageUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl UsageUpdate {
     /// Creates a `UsageUpdate` from its required fields; every optional field is omitted.
@@ -16756,7 +16756,7 @@ impl UsageUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16957,7 +16957,7 @@ pub struct Notice {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Notice {
     /// Creates a `Notice` from its required fields; every optional field is omitted.
@@ -16985,7 +16985,7 @@ impl Notice {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17274,7 +17274,7 @@ pub struct CompactionUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CompactionUpdate {
     /// Creates a `CompactionUpdate` from its required fields; every optional field is omitted.
@@ -17312,7 +17312,7 @@ impl CompactionUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17375,7 +17375,7 @@ pub struct CompactionSummaryChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CompactionSummaryChunk {
     /// Creates a `CompactionSummaryChunk` from its required fields; every optional field is omitted.
@@ -17393,7 +17393,7 @@ impl CompactionSummaryChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17450,7 +17450,7 @@ pub struct CompleteElicitationNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CompleteElicitationNotification {
     /// Creates a `CompleteElicitationNotification` from its required fields; every optional field is omitted.
@@ -17464,7 +17464,7 @@ impl CompleteElicitationNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -18876,7 +18876,7 @@ pub struct InitializeRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
@@ -18910,7 +18910,7 @@ impl InitializeRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19036,7 +19036,7 @@ pub struct ClientCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl ClientCapabilities {
@@ -19094,7 +19094,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19253,7 +19253,7 @@ pub struct ClientCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ClientCapabilities {
@@ -19328,7 +19328,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19427,7 +19427,7 @@ pub struct FileSystemCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl FileSystemCapabilities {
     /// Creates a `FileSystemCapabilities` from its required fields; every optional field is omitted.
@@ -19454,7 +19454,7 @@ impl FileSystemCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19524,7 +19524,7 @@ pub struct ClientSessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ClientSessionCapabilities {
     /// Creates a `ClientSessionCapabilities` from its required fields; every optional field is omitted.
@@ -19567,7 +19567,7 @@ impl ClientSessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19666,7 +19666,7 @@ pub struct SessionConfigOptionsCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionConfigOptionsCapabilities {
     /// Creates a `SessionConfigOptionsCapabilities` from its required fields; every optional field is omitted.
@@ -19689,7 +19689,7 @@ impl SessionConfigOptionsCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19739,7 +19739,7 @@ pub struct BooleanConfigOptionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BooleanConfigOptionCapabilities {
     /// Creates a `BooleanConfigOptionCapabilities` from its required fields; every optional field is omitted.
@@ -19752,7 +19752,7 @@ impl BooleanConfigOptionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19839,7 +19839,7 @@ pub struct AuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthCapabilities {
     /// Creates a `AuthCapabilities` from its required fields; every optional field is omitted.
@@ -19859,7 +19859,7 @@ impl AuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19922,7 +19922,7 @@ pub struct ElicitationCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationCapabilities {
     /// Creates a `ElicitationCapabilities` from its required fields; every optional field is omitted.
@@ -19955,7 +19955,7 @@ impl ElicitationCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20011,7 +20011,7 @@ pub struct ElicitationFormCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationFormCapabilities {
     /// Creates a `ElicitationFormCapabilities` from its required fields; every optional field is omitted.
@@ -20024,7 +20024,7 @@ impl ElicitationFormCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20067,7 +20067,7 @@ pub struct ElicitationUrlCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationUrlCapabilities {
     /// Creates a `ElicitationUrlCapabilities` from its required fields; every optional field is omitted.
@@ -20080,7 +20080,7 @@ impl ElicitationUrlCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20125,7 +20125,7 @@ pub struct AuthenticateRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthenticateRequest {
     /// Creates a `AuthenticateRequest` from its required fields; every optional field is omitted.
@@ -20139,7 +20139,7 @@ impl AuthenticateRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20193,7 +20193,7 @@ pub struct LogoutRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LogoutRequest {
     /// Creates a `LogoutRequest` from its required fields; every optional field is omitted.
@@ -20206,7 +20206,7 @@ impl LogoutRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20276,7 +20276,7 @@ pub struct NewSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl NewSessionRequest {
@@ -20305,7 +20305,7 @@ impl NewSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20397,7 +20397,7 @@ pub struct NewSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl NewSessionRequest {
@@ -20436,7 +20436,7 @@ impl NewSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20813,7 +20813,7 @@ pub struct HttpHeader {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl HttpHeader {
     /// Creates a `HttpHeader` from its required fields; every optional field is omitted.
@@ -20831,7 +20831,7 @@ impl HttpHeader {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20882,7 +20882,7 @@ pub struct McpServerHttp {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
@@ -20902,7 +20902,7 @@ impl McpServerHttp {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20958,7 +20958,7 @@ pub struct McpServerSse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpServerSse {
     /// Creates a `McpServerSse` from its required fields; every optional field is omitted.
@@ -20978,7 +20978,7 @@ impl McpServerSse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21034,7 +21034,7 @@ pub struct McpServerStdio {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
@@ -21056,7 +21056,7 @@ impl McpServerStdio {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21133,7 +21133,7 @@ pub struct LoadSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl LoadSessionRequest {
@@ -21164,7 +21164,7 @@ impl LoadSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21268,7 +21268,7 @@ pub struct LoadSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl LoadSessionRequest {
@@ -21309,7 +21309,7 @@ impl LoadSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21388,7 +21388,7 @@ pub struct ListSessionsRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl ListSessionsRequest {
@@ -21422,7 +21422,7 @@ impl ListSessionsRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21501,7 +21501,7 @@ pub struct ListSessionsRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ListSessionsRequest {
@@ -21545,7 +21545,7 @@ impl ListSessionsRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21604,7 +21604,7 @@ pub struct DeleteSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl DeleteSessionRequest {
     /// Creates a `DeleteSessionRequest` from its required fields; every optional field is omitted.
@@ -21618,7 +21618,7 @@ impl DeleteSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21701,7 +21701,7 @@ pub struct ResumeSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl ResumeSessionRequest {
@@ -21740,7 +21740,7 @@ impl ResumeSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21846,7 +21846,7 @@ pub struct ResumeSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ResumeSessionRequest {
@@ -21895,7 +21895,7 @@ impl ResumeSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21966,7 +21966,7 @@ pub struct CloseSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CloseSessionRequest {
     /// Creates a `CloseSessionRequest` from its required fields; every optional field is omitted.
@@ -21980,7 +21980,7 @@ impl CloseSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -22036,7 +22036,7 @@ pub struct SetSessionModeRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SetSessionModeRequest {
     /// Creates a `SetSessionModeRequest` from its required fields; every optional field is omitted.
@@ -22054,7 +22054,7 @@ impl SetSessionModeRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -22116,7 +22116,7 @@ pub struct SetSessionConfigOptionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
     #[serde(flatten)]
     pub r#type: SetSessionConfigOptionRequestType,
@@ -22139,7 +22139,7 @@ impl SetSessionConfigOptionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -22425,7 +22425,7 @@ pub struct PromptRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptRequest {
     /// Creates a `PromptRequest` from its required fields; every optional field is omitted.
@@ -22443,7 +22443,7 @@ impl PromptRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23581,7 +23581,7 @@ pub struct WriteTextFileResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl WriteTextFileResponse {
     /// Creates a `WriteTextFileResponse` from its required fields; every optional field is omitted.
@@ -23594,7 +23594,7 @@ impl WriteTextFileResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23642,7 +23642,7 @@ pub struct ReadTextFileResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ReadTextFileResponse {
     /// Creates a `ReadTextFileResponse` from its required fields; every optional field is omitted.
@@ -23656,7 +23656,7 @@ impl ReadTextFileResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23704,7 +23704,7 @@ pub struct RequestPermissionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl RequestPermissionResponse {
     /// Creates a `RequestPermissionResponse` from its required fields; every optional field is omitted.
@@ -23718,7 +23718,7 @@ impl RequestPermissionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23887,7 +23887,7 @@ pub struct SelectedPermissionOutcome {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SelectedPermissionOutcome {
     /// Creates a `SelectedPermissionOutcome` from its required fields; every optional field is omitted.
@@ -23901,7 +23901,7 @@ impl SelectedPermissionOutcome {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23950,7 +23950,7 @@ pub struct CreateTerminalResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CreateTerminalResponse {
     /// Creates a `CreateTerminalResponse` from its required fields; every optional field is omitted.
@@ -23964,7 +23964,7 @@ impl CreateTerminalResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24028,7 +24028,7 @@ pub struct TerminalOutputResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalOutputResponse {
     /// Creates a `TerminalOutputResponse` from its required fields; every optional field is omitted.
@@ -24056,7 +24056,7 @@ impl TerminalOutputResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24124,7 +24124,7 @@ pub struct TerminalExitStatus {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalExitStatus {
     /// Creates a `TerminalExitStatus` from its required fields; every optional field is omitted.
@@ -24154,7 +24154,7 @@ impl TerminalExitStatus {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24193,7 +24193,7 @@ pub struct ReleaseTerminalResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ReleaseTerminalResponse {
     /// Creates a `ReleaseTerminalResponse` from its required fields; every optional field is omitted.
@@ -24206,7 +24206,7 @@ impl ReleaseTerminalResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24267,7 +24267,7 @@ pub struct WaitForTerminalExitResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl WaitForTerminalExitResponse {
     /// Creates a `WaitForTerminalExitResponse` from its required fields; every optional field is omitted.
@@ -24297,7 +24297,7 @@ impl WaitForTerminalExitResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24342,7 +24342,7 @@ pub struct KillTerminalResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl KillTerminalResponse {
     /// Creates a `KillTerminalResponse` from its required fields; every optional field is omitted.
@@ -24355,7 +24355,7 @@ impl KillTerminalResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24402,7 +24402,7 @@ pub struct CreateElicitationResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
     #[serde(flatten)]
     pub action: CreateElicitationResponseAction,
@@ -24421,7 +24421,7 @@ impl CreateElicitationResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25145,7 +25145,7 @@ pub struct CancelNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelNotification {
     /// Creates a `CancelNotification` from its required fields; every optional field is omitted.
@@ -25159,7 +25159,7 @@ impl CancelNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25214,7 +25214,7 @@ pub struct CancelRequestNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelRequestNotification {
     /// Creates a `CancelRequestNotification` from its required fields; every optional field is omitted.
@@ -25228,7 +25228,7 @@ impl CancelRequestNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25289,7 +25289,7 @@ pub struct MessageMcpRequest {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub params: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub params: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -25301,7 +25301,7 @@ pub struct MessageMcpRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpRequest {
@@ -25323,7 +25323,7 @@ impl MessageMcpRequest {
     #[must_use]
     pub fn params(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
@@ -25332,7 +25332,7 @@ impl MessageMcpRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25574,7 +25574,7 @@ pub struct SessionSystemPromptCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptCapabilities {
@@ -25598,7 +25598,7 @@ impl SessionSystemPromptCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25667,7 +25667,7 @@ pub struct SessionSystemPromptModeCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptModeCapabilities {
@@ -25691,7 +25691,7 @@ impl SessionSystemPromptModeCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25748,7 +25748,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptOverrideCapabilities {
@@ -25762,7 +25762,7 @@ impl SessionSystemPromptOverrideCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25811,7 +25811,7 @@ pub struct SessionForkCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionForkCapabilities {
@@ -25825,7 +25825,7 @@ impl SessionForkCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25873,7 +25873,7 @@ pub struct SessionArchiveCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionArchiveCapabilities {
@@ -25887,7 +25887,7 @@ impl SessionArchiveCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25934,7 +25934,7 @@ pub struct SessionStatusCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusCapabilities {
@@ -25948,7 +25948,7 @@ impl SessionStatusCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25996,7 +25996,7 @@ pub struct SessionTitleCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionTitleCapabilities {
@@ -26010,7 +26010,7 @@ impl SessionTitleCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26057,7 +26057,7 @@ pub struct AuthStatusCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusCapabilities {
@@ -26071,7 +26071,7 @@ impl AuthStatusCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26118,7 +26118,7 @@ pub struct ProvidersCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProvidersCapabilities {
@@ -26132,7 +26132,7 @@ impl ProvidersCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26180,7 +26180,7 @@ pub struct ListProvidersResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersResponse {
@@ -26197,7 +26197,7 @@ impl ListProvidersResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26277,7 +26277,7 @@ pub struct ProviderInfo {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProviderInfo {
@@ -26308,7 +26308,7 @@ impl ProviderInfo {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26623,7 +26623,7 @@ pub struct ProviderCurrentConfig {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProviderCurrentConfig {
@@ -26642,7 +26642,7 @@ impl ProviderCurrentConfig {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26694,7 +26694,7 @@ pub struct SetProviderResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetProviderResponse {
@@ -26708,7 +26708,7 @@ impl SetProviderResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26760,7 +26760,7 @@ pub struct DisableProviderResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderResponse {
@@ -26774,7 +26774,7 @@ impl DisableProviderResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26844,7 +26844,7 @@ pub struct AuthStatusResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusResponse {
@@ -26869,7 +26869,7 @@ impl AuthStatusResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27144,7 +27144,7 @@ pub struct AuthAccount {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthAccount {
@@ -27196,7 +27196,7 @@ impl AuthAccount {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27262,7 +27262,7 @@ pub struct ForkSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionResponse {
@@ -27294,7 +27294,7 @@ impl ForkSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27363,7 +27363,7 @@ pub struct ArchiveSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionResponse {
@@ -27377,7 +27377,7 @@ impl ArchiveSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27429,7 +27429,7 @@ pub struct UnarchiveSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionResponse {
@@ -27443,7 +27443,7 @@ impl UnarchiveSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27503,7 +27503,7 @@ pub struct SessionStatusResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusResponse {
@@ -27518,7 +27518,7 @@ impl SessionStatusResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27736,7 +27736,7 @@ pub struct SetSessionTitleResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleResponse {
@@ -27751,7 +27751,7 @@ impl SetSessionTitleResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27836,7 +27836,7 @@ pub struct Usage {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl Usage {
@@ -27881,7 +27881,7 @@ impl Usage {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28165,7 +28165,7 @@ pub struct PlanItems {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanItems {
@@ -28184,7 +28184,7 @@ impl PlanItems {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28244,7 +28244,7 @@ pub struct PlanFile {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanFile {
@@ -28263,7 +28263,7 @@ impl PlanFile {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28319,7 +28319,7 @@ pub struct PlanMarkdown {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanMarkdown {
@@ -28338,7 +28338,7 @@ impl PlanMarkdown {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28391,7 +28391,7 @@ pub struct PlanUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanUpdate {
@@ -28406,7 +28406,7 @@ impl PlanUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28461,7 +28461,7 @@ pub struct PlanRemoved {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanRemoved {
@@ -28476,7 +28476,7 @@ impl PlanRemoved {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28537,7 +28537,7 @@ pub struct SubagentSessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SubagentSessionCapabilities {
@@ -28561,7 +28561,7 @@ impl SubagentSessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28615,7 +28615,7 @@ pub struct SessionCancelCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionCancelCapabilities {
@@ -28629,7 +28629,7 @@ impl SessionCancelCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28856,7 +28856,7 @@ pub struct RunningStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl RunningStateUpdate {
@@ -28870,7 +28870,7 @@ impl RunningStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28981,7 +28981,7 @@ pub struct IdleStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
     ///
     /// Optional. Omitted or `null` both mean the agent is not reporting a stop reason; a malformed value is treated the same way.
@@ -29012,7 +29012,7 @@ impl IdleStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29274,7 +29274,7 @@ pub struct RequiresActionStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl RequiresActionStateUpdate {
@@ -29288,7 +29288,7 @@ impl RequiresActionStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29339,7 +29339,7 @@ pub struct UnknownStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl UnknownStateUpdate {
@@ -29353,7 +29353,7 @@ impl UnknownStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29498,7 +29498,7 @@ pub struct SubagentUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SubagentUpdate {
@@ -29570,7 +29570,7 @@ impl SubagentUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29686,7 +29686,7 @@ pub struct SessionMessage {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionMessage {
@@ -29751,7 +29751,7 @@ impl SessionMessage {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29818,7 +29818,7 @@ pub struct SessionMessageChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionMessageChunk {
@@ -29837,7 +29837,7 @@ impl SessionMessageChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29915,7 +29915,7 @@ pub struct AuthStatusUpdateNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusUpdateNotification {
@@ -29940,7 +29940,7 @@ impl AuthStatusUpdateNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30006,7 +30006,7 @@ pub struct SubagentCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SubagentCapabilities {
@@ -30020,7 +30020,7 @@ impl SubagentCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30065,7 +30065,7 @@ pub struct PlanCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanCapabilities {
@@ -30079,7 +30079,7 @@ impl PlanCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30124,7 +30124,7 @@ pub struct ListProvidersRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersRequest {
@@ -30138,7 +30138,7 @@ impl ListProvidersRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30211,7 +30211,7 @@ pub struct SetProviderRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetProviderRequest {
@@ -30244,7 +30244,7 @@ impl SetProviderRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30310,7 +30310,7 @@ pub struct DisableProviderRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderRequest {
@@ -30325,7 +30325,7 @@ impl DisableProviderRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30387,7 +30387,7 @@ pub struct AuthStatusRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusRequest {
@@ -30401,7 +30401,7 @@ impl AuthStatusRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30465,7 +30465,7 @@ pub struct McpServerAcp {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl McpServerAcp {
@@ -30484,7 +30484,7 @@ impl McpServerAcp {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30559,7 +30559,7 @@ pub struct SystemPrompt {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SystemPrompt {
@@ -30578,7 +30578,7 @@ impl SystemPrompt {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31003,7 +31003,7 @@ pub struct ForkSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionRequest {
@@ -31052,7 +31052,7 @@ impl ForkSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31129,7 +31129,7 @@ pub struct ArchiveSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionRequest {
@@ -31144,7 +31144,7 @@ impl ArchiveSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31212,7 +31212,7 @@ pub struct UnarchiveSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionRequest {
@@ -31227,7 +31227,7 @@ impl UnarchiveSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31293,7 +31293,7 @@ pub struct SessionStatusRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusRequest {
@@ -31308,7 +31308,7 @@ impl SessionStatusRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31384,7 +31384,7 @@ pub struct SetSessionTitleRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleRequest {
@@ -31403,7 +31403,7 @@ impl SetSessionTitleRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31543,7 +31543,7 @@ pub struct MessageMcpResponseResult {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseResult {
@@ -31558,7 +31558,7 @@ impl MessageMcpResponseResult {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31598,7 +31598,7 @@ pub struct MessageMcpResponseError {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseError {
@@ -31613,7 +31613,7 @@ impl MessageMcpResponseError {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31743,7 +31743,7 @@ pub struct MessageMcpNotification {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub params: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub params: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -31755,7 +31755,7 @@ pub struct MessageMcpNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpNotification {
@@ -31777,7 +31777,7 @@ impl MessageMcpNotification {
     #[must_use]
     pub fn params(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
@@ -31786,7 +31786,7 @@ impl MessageMcpNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32117,7 +32117,7 @@ pub struct ProxySuccessorRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorRequest {
@@ -32142,7 +32142,7 @@ impl ProxySuccessorRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32659,7 +32659,7 @@ pub struct ProxySuccessorNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorNotification {
@@ -32684,7 +32684,7 @@ impl ProxySuccessorNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self

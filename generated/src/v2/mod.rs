@@ -568,7 +568,7 @@ pub struct RequestPermissionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl RequestPermissionRequest {
     /// Creates a `RequestPermissionRequest` from its required fields; every optional field is omitted.
@@ -608,7 +608,7 @@ impl RequestPermissionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -995,7 +995,7 @@ pub struct ToolCallUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallUpdate {
     /// Creates a `ToolCallUpdate` from its required fields; every optional field is omitted.
@@ -1093,7 +1093,7 @@ impl ToolCallUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2028,7 +2028,7 @@ pub struct Annotations {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Annotations {
     /// Creates a `Annotations` from its required fields; every optional field is omitted.
@@ -2068,7 +2068,7 @@ impl Annotations {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2251,7 +2251,7 @@ pub struct TextContent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
@@ -2275,7 +2275,7 @@ impl TextContent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2416,7 +2416,7 @@ pub struct ImageContent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
@@ -2454,7 +2454,7 @@ impl ImageContent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2520,7 +2520,7 @@ pub struct AudioContent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AudioContent {
     /// Creates a `AudioContent` from its required fields; every optional field is omitted.
@@ -2548,7 +2548,7 @@ impl AudioContent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2639,7 +2639,7 @@ pub struct Icon {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Icon {
     /// Creates a `Icon` from its required fields; every optional field is omitted.
@@ -2677,7 +2677,7 @@ impl Icon {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -2924,7 +2924,7 @@ pub struct ResourceLink {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ResourceLink {
     /// Creates a `ResourceLink` from its required fields; every optional field is omitted.
@@ -2996,7 +2996,7 @@ impl ResourceLink {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3148,7 +3148,7 @@ pub struct TextResourceContents {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
@@ -3173,7 +3173,7 @@ impl TextResourceContents {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3235,7 +3235,7 @@ pub struct BlobResourceContents {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.
@@ -3260,7 +3260,7 @@ impl BlobResourceContents {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3317,7 +3317,7 @@ pub struct EmbeddedResource {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl EmbeddedResource {
     /// Creates a `EmbeddedResource` from its required fields; every optional field is omitted.
@@ -3341,7 +3341,7 @@ impl EmbeddedResource {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3396,7 +3396,7 @@ pub struct Content {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Content {
     /// Creates a `Content` from its required fields; every optional field is omitted.
@@ -3410,7 +3410,7 @@ impl Content {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -3479,7 +3479,7 @@ pub struct DiffChange {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`DiffChangeOperation`]).
     #[serde(flatten)]
     pub operation: DiffChangeOperation,
@@ -3510,7 +3510,7 @@ impl DiffChange {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4087,7 +4087,7 @@ pub struct DiffPatch {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl DiffPatch {
     /// Creates a `DiffPatch` from its required fields; every optional field is omitted.
@@ -4105,7 +4105,7 @@ impl DiffPatch {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4313,7 +4313,7 @@ pub struct Diff {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Diff {
     /// Creates a `Diff` from its required fields; every optional field is omitted.
@@ -4336,7 +4336,7 @@ impl Diff {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4457,7 +4457,7 @@ pub struct Terminal {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Terminal {
     /// Creates a `Terminal` from its required fields; every optional field is omitted.
@@ -4471,7 +4471,7 @@ impl Terminal {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4532,7 +4532,7 @@ pub struct ToolCallLocation {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallLocation {
     /// Creates a `ToolCallLocation` from its required fields; every optional field is omitted.
@@ -4553,7 +4553,7 @@ impl ToolCallLocation {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4615,7 +4615,7 @@ pub struct ToolCallCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallCapabilities {
     /// Creates a `ToolCallCapabilities` from its required fields; every optional field is omitted.
@@ -4638,7 +4638,7 @@ impl ToolCallCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4686,7 +4686,7 @@ pub struct ToolCallCancelCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallCancelCapabilities {
     /// Creates a `ToolCallCancelCapabilities` from its required fields; every optional field is omitted.
@@ -4699,7 +4699,7 @@ impl ToolCallCancelCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4745,7 +4745,7 @@ pub struct ToolCallPermissionSubject {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallPermissionSubject {
     /// Creates a `ToolCallPermissionSubject` from its required fields; every optional field is omitted.
@@ -4759,7 +4759,7 @@ impl ToolCallPermissionSubject {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4827,7 +4827,7 @@ pub struct CommandPermissionSubject {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CommandPermissionSubject {
     /// Creates a `CommandPermissionSubject` from its required fields; every optional field is omitted.
@@ -4862,7 +4862,7 @@ impl CommandPermissionSubject {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -4925,7 +4925,7 @@ pub struct PermissionOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PermissionOption {
     /// Creates a `PermissionOption` from its required fields; every optional field is omitted.
@@ -4945,7 +4945,7 @@ impl PermissionOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5237,7 +5237,7 @@ pub struct CreateElicitationRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
     #[serde(flatten)]
     pub mode: CreateElicitationRequestMode,
@@ -5258,7 +5258,7 @@ impl CreateElicitationRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -5631,7 +5631,7 @@ pub struct ElicitationSchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationSchema {
     /// Creates a `ElicitationSchema` from its required fields; every optional field is omitted.
@@ -5684,7 +5684,7 @@ impl ElicitationSchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6217,7 +6217,7 @@ pub struct EnumOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl EnumOption {
     /// Creates a `EnumOption` from its required fields; every optional field is omitted.
@@ -6245,7 +6245,7 @@ impl EnumOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6379,7 +6379,7 @@ pub struct StringPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl StringPropertySchema {
     /// Creates a `StringPropertySchema` from its required fields; every optional field is omitted.
@@ -6473,7 +6473,7 @@ impl StringPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6571,7 +6571,7 @@ pub struct NumberPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl NumberPropertySchema {
     /// Creates a `NumberPropertySchema` from its required fields; every optional field is omitted.
@@ -6625,7 +6625,7 @@ impl NumberPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6712,7 +6712,7 @@ pub struct IntegerPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl IntegerPropertySchema {
     /// Creates a `IntegerPropertySchema` from its required fields; every optional field is omitted.
@@ -6766,7 +6766,7 @@ impl IntegerPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -6835,7 +6835,7 @@ pub struct BooleanPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BooleanPropertySchema {
     /// Creates a `BooleanPropertySchema` from its required fields; every optional field is omitted.
@@ -6875,7 +6875,7 @@ impl BooleanPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -7051,7 +7051,7 @@ pub struct StringMultiSelectItems {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl StringMultiSelectItems {
     /// Creates a `StringMultiSelectItems` from its required fields; every optional field is omitted.
@@ -7067,7 +7067,7 @@ impl StringMultiSelectItems {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -7111,7 +7111,7 @@ pub struct TitledMultiSelectItems {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TitledMultiSelectItems {
     /// Creates a `TitledMultiSelectItems` from its required fields; every optional field is omitted.
@@ -7125,7 +7125,7 @@ impl TitledMultiSelectItems {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -7220,7 +7220,7 @@ pub struct MultiSelectPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl MultiSelectPropertySchema {
     /// Creates a `MultiSelectPropertySchema` from its required fields; every optional field is omitted.
@@ -7278,7 +7278,7 @@ impl MultiSelectPropertySchema {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9378,7 +9378,7 @@ pub struct InitializeResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl InitializeResponse {
     /// Creates a `InitializeResponse` from its required fields; every optional field is omitted.
@@ -9416,7 +9416,7 @@ impl InitializeResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9553,7 +9553,7 @@ pub struct Implementation {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Implementation {
     /// Creates a `Implementation` from its required fields; every optional field is omitted.
@@ -9581,7 +9581,7 @@ impl Implementation {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9653,7 +9653,7 @@ pub struct AgentCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl AgentCapabilities {
@@ -9687,7 +9687,7 @@ impl AgentCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9788,7 +9788,7 @@ pub struct AgentCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AgentCapabilities {
@@ -9832,7 +9832,7 @@ impl AgentCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -9953,7 +9953,7 @@ pub struct SessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl SessionCapabilities {
@@ -10004,7 +10004,7 @@ impl SessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10210,7 +10210,7 @@ pub struct SessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionCapabilities {
@@ -10311,7 +10311,7 @@ impl SessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10453,7 +10453,7 @@ pub struct PromptCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptCapabilities {
     /// Creates a `PromptCapabilities` from its required fields; every optional field is omitted.
@@ -10496,7 +10496,7 @@ impl PromptCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10556,7 +10556,7 @@ pub struct PromptImageCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptImageCapabilities {
     /// Creates a `PromptImageCapabilities` from its required fields; every optional field is omitted.
@@ -10569,7 +10569,7 @@ impl PromptImageCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10610,7 +10610,7 @@ pub struct PromptAudioCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptAudioCapabilities {
     /// Creates a `PromptAudioCapabilities` from its required fields; every optional field is omitted.
@@ -10623,7 +10623,7 @@ impl PromptAudioCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10664,7 +10664,7 @@ pub struct PromptEmbeddedContextCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptEmbeddedContextCapabilities {
     /// Creates a `PromptEmbeddedContextCapabilities` from its required fields; every optional field is omitted.
@@ -10677,7 +10677,7 @@ impl PromptEmbeddedContextCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10741,7 +10741,7 @@ pub struct McpCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl McpCapabilities {
@@ -10775,7 +10775,7 @@ impl McpCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10866,7 +10866,7 @@ pub struct McpCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl McpCapabilities {
@@ -10907,7 +10907,7 @@ impl McpCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -10968,7 +10968,7 @@ pub struct McpStdioCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpStdioCapabilities {
     /// Creates a `McpStdioCapabilities` from its required fields; every optional field is omitted.
@@ -10981,7 +10981,7 @@ impl McpStdioCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11022,7 +11022,7 @@ pub struct McpHttpCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpHttpCapabilities {
     /// Creates a `McpHttpCapabilities` from its required fields; every optional field is omitted.
@@ -11035,7 +11035,7 @@ impl McpHttpCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11076,7 +11076,7 @@ pub struct SessionDeleteCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionDeleteCapabilities {
     /// Creates a `SessionDeleteCapabilities` from its required fields; every optional field is omitted.
@@ -11089,7 +11089,7 @@ impl SessionDeleteCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11133,7 +11133,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionAdditionalDirectoriesCapabilities {
     /// Creates a `SessionAdditionalDirectoriesCapabilities` from its required fields; every optional field is omitted.
@@ -11146,7 +11146,7 @@ impl SessionAdditionalDirectoriesCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11192,7 +11192,7 @@ pub struct AgentAuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl AgentAuthCapabilities {
@@ -11206,7 +11206,7 @@ impl AgentAuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11266,7 +11266,7 @@ pub struct AgentAuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AgentAuthCapabilities {
@@ -11290,7 +11290,7 @@ impl AgentAuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11555,7 +11555,7 @@ pub struct EnvVariable {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl EnvVariable {
     /// Creates a `EnvVariable` from its required fields; every optional field is omitted.
@@ -11573,7 +11573,7 @@ impl EnvVariable {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11650,7 +11650,7 @@ pub struct AuthMethodTerminal {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthMethodTerminal {
     /// Creates a `AuthMethodTerminal` from its required fields; every optional field is omitted.
@@ -11698,7 +11698,7 @@ impl AuthMethodTerminal {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11768,7 +11768,7 @@ pub struct AuthMethodAgent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
@@ -11796,7 +11796,7 @@ impl AuthMethodAgent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11842,7 +11842,7 @@ pub struct LoginAuthResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LoginAuthResponse {
     /// Creates a `LoginAuthResponse` from its required fields; every optional field is omitted.
@@ -11855,7 +11855,7 @@ impl LoginAuthResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11900,7 +11900,7 @@ pub struct LogoutAuthResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LogoutAuthResponse {
     /// Creates a `LogoutAuthResponse` from its required fields; every optional field is omitted.
@@ -11913,7 +11913,7 @@ impl LogoutAuthResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -11993,7 +11993,7 @@ pub struct NewSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl NewSessionResponse {
     /// Creates a `NewSessionResponse` from its required fields; every optional field is omitted.
@@ -12027,7 +12027,7 @@ impl NewSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12115,7 +12115,7 @@ pub struct SessionConfigOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
     #[serde(flatten)]
     pub r#type: SessionConfigOptionType,
@@ -12158,7 +12158,7 @@ impl SessionConfigOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12752,7 +12752,7 @@ pub struct SessionConfigSelectOption {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionConfigSelectOption {
     /// Creates a `SessionConfigSelectOption` from its required fields; every optional field is omitted.
@@ -12780,7 +12780,7 @@ impl SessionConfigSelectOption {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -12837,7 +12837,7 @@ pub struct SessionConfigSelectGroup {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionConfigSelectGroup {
     /// Creates a `SessionConfigSelectGroup` from its required fields; every optional field is omitted.
@@ -12857,7 +12857,7 @@ impl SessionConfigSelectGroup {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13306,7 +13306,7 @@ pub struct TextCommandInput {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TextCommandInput {
     /// Creates a `TextCommandInput` from its required fields; every optional field is omitted.
@@ -13320,7 +13320,7 @@ impl TextCommandInput {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13379,7 +13379,7 @@ pub struct Command {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Command {
     /// Creates a `Command` from its required fields; every optional field is omitted.
@@ -13407,7 +13407,7 @@ impl Command {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13465,7 +13465,7 @@ pub struct ListSessionsResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ListSessionsResponse {
     /// Creates a `ListSessionsResponse` from its required fields; every optional field is omitted.
@@ -13491,7 +13491,7 @@ impl ListSessionsResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13589,7 +13589,7 @@ pub struct SessionInfo {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl SessionInfo {
@@ -13638,7 +13638,7 @@ impl SessionInfo {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13744,7 +13744,7 @@ pub struct SessionInfo {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionInfo {
@@ -13800,7 +13800,7 @@ impl SessionInfo {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -13918,7 +13918,7 @@ pub struct DeleteSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl DeleteSessionResponse {
     /// Creates a `DeleteSessionResponse` from its required fields; every optional field is omitted.
@@ -13931,7 +13931,7 @@ impl DeleteSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14006,7 +14006,7 @@ pub struct ResumeSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ResumeSessionResponse {
     /// Creates a `ResumeSessionResponse` from its required fields; every optional field is omitted.
@@ -14039,7 +14039,7 @@ impl ResumeSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14097,7 +14097,7 @@ pub struct CloseSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CloseSessionResponse {
     /// Creates a `CloseSessionResponse` from its required fields; every optional field is omitted.
@@ -14110,7 +14110,7 @@ impl CloseSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14155,7 +14155,7 @@ pub struct CancelToolCallResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelToolCallResponse {
     /// Creates a `CancelToolCallResponse` from its required fields; every optional field is omitted.
@@ -14168,7 +14168,7 @@ impl CancelToolCallResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14213,7 +14213,7 @@ pub struct CancelTerminalResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelTerminalResponse {
     /// Creates a `CancelTerminalResponse` from its required fields; every optional field is omitted.
@@ -14226,7 +14226,7 @@ impl CancelTerminalResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14274,7 +14274,7 @@ pub struct SetSessionConfigOptionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SetSessionConfigOptionResponse {
     /// Creates a `SetSessionConfigOptionResponse` from its required fields; every optional field is omitted.
@@ -14290,7 +14290,7 @@ impl SetSessionConfigOptionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14362,7 +14362,7 @@ pub struct PromptResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptResponse {
     /// Creates a `PromptResponse` from its required fields; every optional field is omitted.
@@ -14376,7 +14376,7 @@ impl PromptResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14825,7 +14825,7 @@ pub struct UnsupportedProtocolVersionErrorData {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl UnsupportedProtocolVersionErrorData {
     /// Creates a `UnsupportedProtocolVersionErrorData` from its required fields; every optional field is omitted.
@@ -14843,7 +14843,7 @@ impl UnsupportedProtocolVersionErrorData {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -14897,7 +14897,7 @@ pub struct SessionNotFoundErrorData {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionNotFoundErrorData {
     /// Creates a `SessionNotFoundErrorData` from its required fields; every optional field is omitted.
@@ -14911,7 +14911,7 @@ impl SessionNotFoundErrorData {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -15393,7 +15393,7 @@ pub struct UpdateSessionNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl UpdateSessionNotification {
     /// Creates a `UpdateSessionNotification` from its required fields; every optional field is omitted.
@@ -15411,7 +15411,7 @@ impl UpdateSessionNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -16933,7 +16933,7 @@ pub struct ContentChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ContentChunk {
     /// Creates a `ContentChunk` from its required fields; every optional field is omitted.
@@ -16951,7 +16951,7 @@ impl ContentChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17027,7 +17027,7 @@ pub struct UserMessage {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl UserMessage {
     /// Creates a `UserMessage` from its required fields; every optional field is omitted.
@@ -17051,7 +17051,7 @@ impl UserMessage {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17127,7 +17127,7 @@ pub struct AgentMessage {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AgentMessage {
     /// Creates a `AgentMessage` from its required fields; every optional field is omitted.
@@ -17151,7 +17151,7 @@ impl AgentMessage {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17227,7 +17227,7 @@ pub struct AgentThought {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AgentThought {
     /// Creates a `AgentThought` from its required fields; every optional field is omitted.
@@ -17251,7 +17251,7 @@ impl AgentThought {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17649,7 +17649,7 @@ pub struct BackgroundTerminal {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BackgroundTerminal {
     /// Creates a `BackgroundTerminal` from its required fields; every optional field is omitted.
@@ -17663,7 +17663,7 @@ impl BackgroundTerminal {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17710,7 +17710,7 @@ pub struct BackgroundToolCall {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl BackgroundToolCall {
     /// Creates a `BackgroundToolCall` from its required fields; every optional field is omitted.
@@ -17724,7 +17724,7 @@ impl BackgroundToolCall {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17783,7 +17783,7 @@ pub struct RunningStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl RunningStateUpdate {
     /// Creates a `RunningStateUpdate` from its required fields; every optional field is omitted.
@@ -17806,7 +17806,7 @@ impl RunningStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -17928,7 +17928,7 @@ pub struct IdleStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
@@ -17962,7 +17962,7 @@ impl IdleStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -18280,7 +18280,7 @@ pub struct IdleStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
@@ -18321,7 +18321,7 @@ impl IdleStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -18627,7 +18627,7 @@ pub struct RequiresActionStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl RequiresActionStateUpdate {
     /// Creates a `RequiresActionStateUpdate` from its required fields; every optional field is omitted.
@@ -18650,7 +18650,7 @@ impl RequiresActionStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19137,7 +19137,7 @@ pub struct ToolCallContentChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ToolCallContentChunk {
     /// Creates a `ToolCallContentChunk` from its required fields; every optional field is omitted.
@@ -19155,7 +19155,7 @@ impl ToolCallContentChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19208,7 +19208,7 @@ pub struct TerminalOutput {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalOutput {
     /// Creates a `TerminalOutput` from its required fields; every optional field is omitted.
@@ -19222,7 +19222,7 @@ impl TerminalOutput {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19285,7 +19285,7 @@ pub struct TerminalExitStatus {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalExitStatus {
     /// Creates a `TerminalExitStatus` from its required fields; every optional field is omitted.
@@ -19315,7 +19315,7 @@ impl TerminalExitStatus {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19366,7 +19366,7 @@ pub struct TerminalSize {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalSize {
     /// Creates a `TerminalSize` from its required fields; every optional field is omitted.
@@ -19384,7 +19384,7 @@ impl TerminalSize {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19439,7 +19439,7 @@ pub struct TerminalCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalCapabilities {
     /// Creates a `TerminalCapabilities` from its required fields; every optional field is omitted.
@@ -19462,7 +19462,7 @@ impl TerminalCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19510,7 +19510,7 @@ pub struct TerminalCancelCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalCancelCapabilities {
     /// Creates a `TerminalCancelCapabilities` from its required fields; every optional field is omitted.
@@ -19523,7 +19523,7 @@ impl TerminalCancelCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19628,7 +19628,7 @@ pub struct TerminalUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalUpdate {
     /// Creates a `TerminalUpdate` from its required fields; every optional field is omitted.
@@ -19693,7 +19693,7 @@ impl TerminalUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -19774,7 +19774,7 @@ pub struct TerminalOutputChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalOutputChunk {
     /// Creates a `TerminalOutputChunk` from its required fields; every optional field is omitted.
@@ -19792,7 +19792,7 @@ impl TerminalOutputChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20227,7 +20227,7 @@ pub struct PlanEntry {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PlanEntry {
     /// Creates a `PlanEntry` from its required fields; every optional field is omitted.
@@ -20247,7 +20247,7 @@ impl PlanEntry {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20608,7 +20608,7 @@ pub struct PlanItems {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PlanItems {
     /// Creates a `PlanItems` from its required fields; every optional field is omitted.
@@ -20626,7 +20626,7 @@ impl PlanItems {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20677,7 +20677,7 @@ pub struct PlanUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PlanUpdate {
     /// Creates a `PlanUpdate` from its required fields; every optional field is omitted.
@@ -20691,7 +20691,7 @@ impl PlanUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20743,7 +20743,7 @@ pub struct AvailableCommandsUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl AvailableCommandsUpdate {
     /// Creates a `AvailableCommandsUpdate` from its required fields; every optional field is omitted.
@@ -20759,7 +20759,7 @@ impl AvailableCommandsUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20808,7 +20808,7 @@ pub struct ConfigOptionUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ConfigOptionUpdate {
     /// Creates a `ConfigOptionUpdate` from its required fields; every optional field is omitted.
@@ -20824,7 +20824,7 @@ impl ConfigOptionUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20898,7 +20898,7 @@ pub struct SessionInfoUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SessionInfoUpdate {
     /// Creates a `SessionInfoUpdate` from its required fields; every optional field is omitted.
@@ -20931,7 +20931,7 @@ impl SessionInfoUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -20977,7 +20977,7 @@ pub struct Cost {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
@@ -20995,7 +20995,7 @@ impl Cost {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21050,7 +21050,7 @@ pub struct UsageUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl UsageUpdate {
     /// Creates a `UsageUpdate` from its required fields; every optional field is omitted.
@@ -21075,7 +21075,7 @@ impl UsageUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21276,7 +21276,7 @@ pub struct Notice {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl Notice {
     /// Creates a `Notice` from its required fields; every optional field is omitted.
@@ -21304,7 +21304,7 @@ impl Notice {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21599,7 +21599,7 @@ pub struct CompactionUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CompactionUpdate {
     /// Creates a `CompactionUpdate` from its required fields; every optional field is omitted.
@@ -21637,7 +21637,7 @@ impl CompactionUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21703,7 +21703,7 @@ pub struct CompactionSummaryChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CompactionSummaryChunk {
     /// Creates a `CompactionSummaryChunk` from its required fields; every optional field is omitted.
@@ -21721,7 +21721,7 @@ impl CompactionSummaryChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -21778,7 +21778,7 @@ pub struct CompleteElicitationNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CompleteElicitationNotification {
     /// Creates a `CompleteElicitationNotification` from its required fields; every optional field is omitted.
@@ -21792,7 +21792,7 @@ impl CompleteElicitationNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23205,7 +23205,7 @@ pub struct InitializeRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
@@ -23233,7 +23233,7 @@ impl InitializeRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23327,7 +23327,7 @@ pub struct ClientCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ClientCapabilities {
     /// Creates a `ClientCapabilities` from its required fields; every optional field is omitted.
@@ -23360,7 +23360,7 @@ impl ClientCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23429,7 +23429,7 @@ pub struct ClientAuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ClientAuthCapabilities {
     /// Creates a `ClientAuthCapabilities` from its required fields; every optional field is omitted.
@@ -23452,7 +23452,7 @@ impl ClientAuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23502,7 +23502,7 @@ pub struct TerminalAuthCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl TerminalAuthCapabilities {
     /// Creates a `TerminalAuthCapabilities` from its required fields; every optional field is omitted.
@@ -23515,7 +23515,7 @@ impl TerminalAuthCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23576,7 +23576,7 @@ pub struct ElicitationCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationCapabilities {
     /// Creates a `ElicitationCapabilities` from its required fields; every optional field is omitted.
@@ -23609,7 +23609,7 @@ impl ElicitationCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23663,7 +23663,7 @@ pub struct ElicitationFormCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationFormCapabilities {
     /// Creates a `ElicitationFormCapabilities` from its required fields; every optional field is omitted.
@@ -23676,7 +23676,7 @@ impl ElicitationFormCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23717,7 +23717,7 @@ pub struct ElicitationUrlCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ElicitationUrlCapabilities {
     /// Creates a `ElicitationUrlCapabilities` from its required fields; every optional field is omitted.
@@ -23730,7 +23730,7 @@ impl ElicitationUrlCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23779,7 +23779,7 @@ pub struct LoginAuthRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LoginAuthRequest {
     /// Creates a `LoginAuthRequest` from its required fields; every optional field is omitted.
@@ -23793,7 +23793,7 @@ impl LoginAuthRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23851,7 +23851,7 @@ pub struct LogoutAuthRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl LogoutAuthRequest {
     /// Creates a `LogoutAuthRequest` from its required fields; every optional field is omitted.
@@ -23864,7 +23864,7 @@ impl LogoutAuthRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -23933,7 +23933,7 @@ pub struct NewSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl NewSessionRequest {
@@ -23968,7 +23968,7 @@ impl NewSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24065,7 +24065,7 @@ pub struct NewSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl NewSessionRequest {
@@ -24110,7 +24110,7 @@ impl NewSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24487,7 +24487,7 @@ pub struct HttpHeader {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl HttpHeader {
     /// Creates a `HttpHeader` from its required fields; every optional field is omitted.
@@ -24505,7 +24505,7 @@ impl HttpHeader {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24560,7 +24560,7 @@ pub struct McpServerHttp {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
@@ -24588,7 +24588,7 @@ impl McpServerHttp {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24653,7 +24653,7 @@ pub struct McpServerStdio {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
@@ -24691,7 +24691,7 @@ impl McpServerStdio {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24765,7 +24765,7 @@ pub struct ListSessionsRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl ListSessionsRequest {
@@ -24796,7 +24796,7 @@ impl ListSessionsRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -24893,7 +24893,7 @@ pub struct ListSessionsRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ListSessionsRequest {
@@ -24934,7 +24934,7 @@ impl ListSessionsRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25005,7 +25005,7 @@ pub struct DeleteSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl DeleteSessionRequest {
     /// Creates a `DeleteSessionRequest` from its required fields; every optional field is omitted.
@@ -25019,7 +25019,7 @@ impl DeleteSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25121,7 +25121,7 @@ pub struct ResumeSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(not(feature = "unstable"))]
 impl ResumeSessionRequest {
@@ -25167,7 +25167,7 @@ impl ResumeSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25302,7 +25302,7 @@ pub struct ResumeSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ResumeSessionRequest {
@@ -25358,7 +25358,7 @@ impl ResumeSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25535,7 +25535,7 @@ pub struct ReplayFromStart {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl ReplayFromStart {
     /// Creates a `ReplayFromStart` from its required fields; every optional field is omitted.
@@ -25548,7 +25548,7 @@ impl ReplayFromStart {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25609,7 +25609,7 @@ pub struct CloseSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CloseSessionRequest {
     /// Creates a `CloseSessionRequest` from its required fields; every optional field is omitted.
@@ -25623,7 +25623,7 @@ impl CloseSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25690,7 +25690,7 @@ pub struct CancelToolCallRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelToolCallRequest {
     /// Creates a `CancelToolCallRequest` from its required fields; every optional field is omitted.
@@ -25708,7 +25708,7 @@ impl CancelToolCallRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25780,7 +25780,7 @@ pub struct CancelTerminalRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelTerminalRequest {
     /// Creates a `CancelTerminalRequest` from its required fields; every optional field is omitted.
@@ -25798,7 +25798,7 @@ impl CancelTerminalRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -25864,7 +25864,7 @@ pub struct SetSessionConfigOptionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
     #[serde(flatten)]
     pub r#type: SetSessionConfigOptionRequestType,
@@ -25887,7 +25887,7 @@ impl SetSessionConfigOptionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -26194,7 +26194,7 @@ pub struct PromptRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl PromptRequest {
     /// Creates a `PromptRequest` from its required fields; every optional field is omitted.
@@ -26212,7 +26212,7 @@ impl PromptRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27071,7 +27071,7 @@ pub struct RequestPermissionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl RequestPermissionResponse {
     /// Creates a `RequestPermissionResponse` from its required fields; every optional field is omitted.
@@ -27085,7 +27085,7 @@ impl RequestPermissionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27292,7 +27292,7 @@ pub struct CancelledPermissionOutcome {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelledPermissionOutcome {
     /// Creates a `CancelledPermissionOutcome` from its required fields; every optional field is omitted.
@@ -27305,7 +27305,7 @@ impl CancelledPermissionOutcome {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27347,7 +27347,7 @@ pub struct SelectedPermissionOutcome {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl SelectedPermissionOutcome {
     /// Creates a `SelectedPermissionOutcome` from its required fields; every optional field is omitted.
@@ -27361,7 +27361,7 @@ impl SelectedPermissionOutcome {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -27407,7 +27407,7 @@ pub struct CreateElicitationResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
     #[serde(flatten)]
     pub action: CreateElicitationResponseAction,
@@ -27426,7 +27426,7 @@ impl CreateElicitationResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28203,7 +28203,7 @@ pub struct CancelSessionNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelSessionNotification {
     /// Creates a `CancelSessionNotification` from its required fields; every optional field is omitted.
@@ -28217,7 +28217,7 @@ impl CancelSessionNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28273,7 +28273,7 @@ pub struct CancelRequestNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 impl CancelRequestNotification {
     /// Creates a `CancelRequestNotification` from its required fields; every optional field is omitted.
@@ -28287,7 +28287,7 @@ impl CancelRequestNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28344,7 +28344,7 @@ pub struct MessageMcpRequest {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub params: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub params: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -28357,7 +28357,7 @@ pub struct MessageMcpRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpRequest {
@@ -28379,7 +28379,7 @@ impl MessageMcpRequest {
     #[must_use]
     pub fn params(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
@@ -28388,7 +28388,7 @@ impl MessageMcpRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28616,7 +28616,7 @@ pub struct McpAcpCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl McpAcpCapabilities {
@@ -28630,7 +28630,7 @@ impl McpAcpCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28688,7 +28688,7 @@ pub struct SessionSystemPromptCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptCapabilities {
@@ -28712,7 +28712,7 @@ impl SessionSystemPromptCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28781,7 +28781,7 @@ pub struct SessionSystemPromptModeCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptModeCapabilities {
@@ -28805,7 +28805,7 @@ impl SessionSystemPromptModeCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28862,7 +28862,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptOverrideCapabilities {
@@ -28876,7 +28876,7 @@ impl SessionSystemPromptOverrideCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28925,7 +28925,7 @@ pub struct SessionForkCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionForkCapabilities {
@@ -28939,7 +28939,7 @@ impl SessionForkCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -28987,7 +28987,7 @@ pub struct SessionArchiveCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionArchiveCapabilities {
@@ -29001,7 +29001,7 @@ impl SessionArchiveCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29048,7 +29048,7 @@ pub struct SessionStatusCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusCapabilities {
@@ -29062,7 +29062,7 @@ impl SessionStatusCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29110,7 +29110,7 @@ pub struct SessionTitleCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionTitleCapabilities {
@@ -29124,7 +29124,7 @@ impl SessionTitleCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29171,7 +29171,7 @@ pub struct AuthStatusCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusCapabilities {
@@ -29185,7 +29185,7 @@ impl AuthStatusCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29232,7 +29232,7 @@ pub struct ProvidersCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProvidersCapabilities {
@@ -29246,7 +29246,7 @@ impl ProvidersCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29294,7 +29294,7 @@ pub struct ListProvidersResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersResponse {
@@ -29311,7 +29311,7 @@ impl ListProvidersResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29391,7 +29391,7 @@ pub struct ProviderInfo {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProviderInfo {
@@ -29422,7 +29422,7 @@ impl ProviderInfo {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29743,7 +29743,7 @@ pub struct ProviderCurrentConfig {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProviderCurrentConfig {
@@ -29762,7 +29762,7 @@ impl ProviderCurrentConfig {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29814,7 +29814,7 @@ pub struct SetProviderResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetProviderResponse {
@@ -29828,7 +29828,7 @@ impl SetProviderResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29880,7 +29880,7 @@ pub struct DisableProviderResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderResponse {
@@ -29894,7 +29894,7 @@ impl DisableProviderResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -29964,7 +29964,7 @@ pub struct AuthStatusResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusResponse {
@@ -29989,7 +29989,7 @@ impl AuthStatusResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30264,7 +30264,7 @@ pub struct AuthAccount {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthAccount {
@@ -30316,7 +30316,7 @@ impl AuthAccount {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30388,7 +30388,7 @@ pub struct ForkSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionResponse {
@@ -30423,7 +30423,7 @@ impl ForkSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30492,7 +30492,7 @@ pub struct ArchiveSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionResponse {
@@ -30506,7 +30506,7 @@ impl ArchiveSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30558,7 +30558,7 @@ pub struct UnarchiveSessionResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionResponse {
@@ -30572,7 +30572,7 @@ impl UnarchiveSessionResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30646,7 +30646,7 @@ pub struct SessionStatusResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusResponse {
@@ -30668,7 +30668,7 @@ impl SessionStatusResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30889,7 +30889,7 @@ pub struct BackgroundSubagent {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl BackgroundSubagent {
@@ -30904,7 +30904,7 @@ impl BackgroundSubagent {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -30993,7 +30993,7 @@ pub struct Usage {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl Usage {
@@ -31038,7 +31038,7 @@ impl Usage {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31106,7 +31106,7 @@ pub struct UnknownStateUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl UnknownStateUpdate {
@@ -31130,7 +31130,7 @@ impl UnknownStateUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31188,7 +31188,7 @@ pub struct SetSessionTitleResponse {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleResponse {
@@ -31203,7 +31203,7 @@ impl SetSessionTitleResponse {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31263,7 +31263,7 @@ pub struct PlanFile {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanFile {
@@ -31282,7 +31282,7 @@ impl PlanFile {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31338,7 +31338,7 @@ pub struct PlanMarkdown {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanMarkdown {
@@ -31357,7 +31357,7 @@ impl PlanMarkdown {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31410,7 +31410,7 @@ pub struct PlanRemoved {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl PlanRemoved {
@@ -31425,7 +31425,7 @@ impl PlanRemoved {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31488,7 +31488,7 @@ pub struct SubagentSessionCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SubagentSessionCapabilities {
@@ -31512,7 +31512,7 @@ impl SubagentSessionCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31566,7 +31566,7 @@ pub struct SessionCancelCapabilities {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionCancelCapabilities {
@@ -31580,7 +31580,7 @@ impl SessionCancelCapabilities {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31730,7 +31730,7 @@ pub struct SubagentUpdate {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SubagentUpdate {
@@ -31799,7 +31799,7 @@ impl SubagentUpdate {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -31926,7 +31926,7 @@ pub struct SessionMessage {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionMessage {
@@ -31991,7 +31991,7 @@ impl SessionMessage {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32061,7 +32061,7 @@ pub struct SessionMessageChunk {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionMessageChunk {
@@ -32080,7 +32080,7 @@ impl SessionMessageChunk {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32158,7 +32158,7 @@ pub struct AuthStatusUpdateNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusUpdateNotification {
@@ -32183,7 +32183,7 @@ impl AuthStatusUpdateNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32246,7 +32246,7 @@ pub struct ListProvidersRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersRequest {
@@ -32260,7 +32260,7 @@ impl ListProvidersRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32335,7 +32335,7 @@ pub struct SetProviderRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetProviderRequest {
@@ -32368,7 +32368,7 @@ impl SetProviderRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32434,7 +32434,7 @@ pub struct DisableProviderRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderRequest {
@@ -32449,7 +32449,7 @@ impl DisableProviderRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32511,7 +32511,7 @@ pub struct AuthStatusRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusRequest {
@@ -32525,7 +32525,7 @@ impl AuthStatusRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32589,7 +32589,7 @@ pub struct McpServerAcp {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl McpServerAcp {
@@ -32608,7 +32608,7 @@ impl McpServerAcp {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -32682,7 +32682,7 @@ pub struct SystemPrompt {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SystemPrompt {
@@ -32701,7 +32701,7 @@ impl SystemPrompt {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33124,7 +33124,7 @@ pub struct ForkSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionRequest {
@@ -33173,7 +33173,7 @@ impl ForkSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33256,7 +33256,7 @@ pub struct ArchiveSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionRequest {
@@ -33271,7 +33271,7 @@ impl ArchiveSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33339,7 +33339,7 @@ pub struct UnarchiveSessionRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionRequest {
@@ -33354,7 +33354,7 @@ impl UnarchiveSessionRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33420,7 +33420,7 @@ pub struct SessionStatusRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusRequest {
@@ -33435,7 +33435,7 @@ impl SessionStatusRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33511,7 +33511,7 @@ pub struct SetSessionTitleRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleRequest {
@@ -33530,7 +33530,7 @@ impl SetSessionTitleRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33675,7 +33675,7 @@ pub struct MessageMcpResponseResult {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseResult {
@@ -33690,7 +33690,7 @@ impl MessageMcpResponseResult {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33735,7 +33735,7 @@ pub struct MessageMcpResponseError {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseError {
@@ -33750,7 +33750,7 @@ impl MessageMcpResponseError {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -33874,7 +33874,7 @@ pub struct MessageMcpNotification {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub params: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub params: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -33887,7 +33887,7 @@ pub struct MessageMcpNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpNotification {
@@ -33909,7 +33909,7 @@ impl MessageMcpNotification {
     #[must_use]
     pub fn params(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.params = crate::runtime::Nullable::Value(value.into());
         self
@@ -33918,7 +33918,7 @@ impl MessageMcpNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -34249,7 +34249,7 @@ pub struct ProxySuccessorRequest {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorRequest {
@@ -34274,7 +34274,7 @@ impl ProxySuccessorRequest {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
@@ -34860,7 +34860,7 @@ pub struct ProxySuccessorNotification {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient"
     )]
-    pub meta: crate::runtime::Nullable<crate::runtime::JsonObject>,
+    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorNotification {
@@ -34885,7 +34885,7 @@ impl ProxySuccessorNotification {
     #[must_use]
     pub fn meta(
         mut self,
-        value: impl ::core::convert::Into<crate::runtime::JsonObject>,
+        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
