@@ -1,0 +1,145 @@
+//! Decode and encode throughput on a realistic v2 `session/update` stream,
+//! ours against the official `agent-client-protocol-schema` crate,
+//! `serde_json::Value` and `serde::de::IgnoredAny` (the parse floor).
+//!
+//! `cargo bench -p acp-tests --bench session_update` prints criterion's
+//! figures and, at the end, the ratios measured in the same run.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, Criterion, Throughput};
+use serde::de::IgnoredAny;
+use serde_json::{json, Value};
+
+type Ours = acp_bindings::v2::UpdateSessionNotification;
+type Official = agent_client_protocol_schema::v2::UpdateSessionNotification;
+
+/// A tool-call-heavy stream: `tool_call_update` patches (with explicit nulls),
+/// `tool_call_content_chunk`s, message and thought chunks, and a few others.
+fn stream() -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 0..400 {
+        let id = format!("call_{i:04}");
+        let update = |u: Value| json!({"sessionId": "sess_abc123", "update": u}).to_string();
+        out.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "title": format!("Reading src/module_{i}.rs"),
+            "kind": "read", "status": "pending", "locations": [{"path": format!("/work/src/module_{i}.rs"), "line": 12}],
+            "rawInput": {"path": format!("/work/src/module_{i}.rs"), "limit": 200}})));
+        out.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "in_progress", "title": null, "rawOutput": null})));
+        for c in 0..3 {
+            out.push(update(json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": id,
+                "content": {"type": "content", "content": {"type": "text", "text": format!("line {c} of the output of tool call {i}: fn main() {{ println!(\"hello\"); }}")}}})));
+        }
+        out.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "completed", "kind": null,
+            "content": [{"type": "content", "content": {"type": "text", "text": "Found 3 matches"}},
+                        {"type": "diff", "changes": [{"operation": "modify", "path": format!("/work/src/module_{i}.rs")}]}],
+            "locations": null, "_meta": {"traceId": format!("t-{i}")}})));
+        for m in 0..3 {
+            out.push(update(json!({"sessionUpdate": "agent_message_chunk", "messageId": format!("msg_{i}"),
+                "content": {"type": "text", "text": format!("Chunk {m}: the agent explains what it found in module {i}. ")}})));
+        }
+        out.push(update(json!({"sessionUpdate": "agent_thought_chunk", "messageId": format!("thought_{i}"),
+            "content": {"type": "text", "text": "Considering the next step."}})));
+        if i % 20 == 0 {
+            out.push(update(
+                json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "main", "entries": [
+                {"content": "Read the modules", "priority": "high", "status": "completed"},
+                {"content": "Write the fix", "priority": "medium", "status": "in_progress"}]}}),
+            ));
+            out.push(update(json!({"sessionUpdate": "usage_update", "used": 1000 + i, "size": 200000})));
+            out.push(update(json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})));
+            out.push(update(
+                json!({"sessionUpdate": "session_info_update", "title": "Fix the parser", "updatedAt": null}),
+            ));
+        }
+    }
+    out
+}
+
+fn decode<T: serde::de::DeserializeOwned>(lines: &[String]) -> Vec<T> {
+    lines.iter().map(|l| serde_json::from_str(l).expect("the stream decodes")).collect()
+}
+
+fn encode<T: serde::Serialize>(items: &[T]) -> usize {
+    items.iter().map(|i| serde_json::to_string(i).expect("encodes").len()).sum()
+}
+
+fn bench(c: &mut Criterion) {
+    let lines = stream();
+    let bytes: usize = lines.iter().map(String::len).sum();
+    let ours: Vec<Ours> = decode(&lines);
+    let official: Vec<Official> = decode(&lines);
+    let values: Vec<Value> = decode(&lines);
+
+    let mut g = c.benchmark_group("decode");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("ours", |b| b.iter(|| decode::<Ours>(black_box(&lines))));
+    g.bench_function("official", |b| b.iter(|| decode::<Official>(black_box(&lines))));
+    g.bench_function("serde_json::Value", |b| b.iter(|| decode::<Value>(black_box(&lines))));
+    g.bench_function("IgnoredAny", |b| b.iter(|| decode::<IgnoredAny>(black_box(&lines))));
+    g.finish();
+
+    let mut g = c.benchmark_group("encode");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("ours", |b| b.iter(|| encode(black_box(&ours))));
+    g.bench_function("official", |b| b.iter(|| encode(black_box(&official))));
+    g.bench_function("serde_json::Value", |b| b.iter(|| encode(black_box(&values))));
+    g.finish();
+}
+
+/// Median time of `f` over `runs` timed runs (after one warm-up).
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    f();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+/// The ratios of the targets, measured in this run.
+fn ratios() {
+    let lines = stream();
+    let ours: Vec<Ours> = decode(&lines);
+    let official: Vec<Official> = decode(&lines);
+    let runs = 31;
+    let d_ours = median(runs, || drop(black_box(decode::<Ours>(&lines))));
+    let d_off = median(runs, || drop(black_box(decode::<Official>(&lines))));
+    let d_val = median(runs, || drop(black_box(decode::<Value>(&lines))));
+    let d_floor = median(runs, || drop(black_box(decode::<IgnoredAny>(&lines))));
+    let e_ours = median(runs, || {
+        black_box(encode(&ours));
+    });
+    let e_off = median(runs, || {
+        black_box(encode(&official));
+    });
+    let r = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    println!(
+        "\nratios on {} messages ({} bytes), median of {runs} runs:",
+        lines.len(),
+        lines.iter().map(String::len).sum::<usize>()
+    );
+    println!("  decode ours / official   = {:.2}  (target <= 1.00)", r(d_ours, d_off));
+    println!("  decode ours / IgnoredAny = {:.2}  (target <= 2.50)", r(d_ours, d_floor));
+    println!("  decode ours / Value      = {:.2}", r(d_ours, d_val));
+    println!("  encode ours / official   = {:.2}  (target <= 1.00)", r(e_ours, e_off));
+    println!(
+        "  size_of v2::ToolCallUpdate ours {} / official {}; v2::SessionUpdate ours {} / official {}",
+        std::mem::size_of::<acp_bindings::v2::ToolCallUpdate>(),
+        std::mem::size_of::<agent_client_protocol_schema::v2::ToolCallUpdate>(),
+        std::mem::size_of::<acp_bindings::v2::SessionUpdate>(),
+        std::mem::size_of::<agent_client_protocol_schema::v2::SessionUpdate>(),
+    );
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    benches();
+    ratios();
+    Criterion::default().configure_from_args().final_summary();
+}
