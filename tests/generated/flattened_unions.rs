@@ -128,15 +128,41 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl ::acp_bindings::runtime::de::Tagged for IdleStateUpdateStopReason {
+    const NAME: &'static str = "IdleStateUpdateStopReason";
+    const KEY: &'static str = "stopReason";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "end_turn" | "error")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "end_turn" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "error" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Error)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "IdleStateUpdateStopReason",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["end_turn", "error"];
-        let object = ::acp_bindings::runtime::de::object(
-            deserializer,
-            "a IdleStateUpdateStopReason object",
-        )?;
         match ::acp_bindings::runtime::de::tag(&object, "stopReason") {
             ::acp_bindings::runtime::de::Tag::Str("end_turn") => {
                 ::core::result::Result::Ok(Self::EndTurn)
@@ -161,7 +187,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             }
             ::acp_bindings::runtime::de::Tag::Str(_) => {
                 ::acp_bindings::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "IdleStateUpdateStopReason", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
@@ -179,6 +205,13 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
     }
 }
 impl IdleStateUpdateStopReason {
@@ -251,15 +284,46 @@ impl ::serde::Serialize for SetConfigOptionRequestType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
+    const NAME: &'static str = "SetConfigOptionRequestType";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "boolean" | "id")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "SetConfigOptionRequestType",
+                        tag,
+                        e,
+                    ))
+            }
+            "id" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Id)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "SetConfigOptionRequestType",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["boolean", "id"];
-        let object = ::acp_bindings::runtime::de::object(
-            deserializer,
-            "a SetConfigOptionRequestType object",
-        )?;
         match ::acp_bindings::runtime::de::tag(&object, "type") {
             ::acp_bindings::runtime::de::Tag::Str("boolean") => {
                 ::core::result::Result::Ok(
@@ -295,6 +359,13 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
     }
 }
 impl SetConfigOptionRequestType {

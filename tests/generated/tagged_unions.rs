@@ -92,15 +92,50 @@ impl ::serde::Serialize for ContentBlock {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl ::acp_bindings::runtime::de::Tagged for ContentBlock {
+    const NAME: &'static str = "ContentBlock";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "separator")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "text" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Text)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "ContentBlock",
+                        tag,
+                        e,
+                    ))
+            }
+            "image" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Image)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "ContentBlock",
+                        tag,
+                        e,
+                    ))
+            }
+            "separator" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Separator)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "separator"];
-        let object = ::acp_bindings::runtime::de::object(
-            deserializer,
-            "a ContentBlock object",
-        )?;
         match ::acp_bindings::runtime::de::tag(&object, "type") {
             ::acp_bindings::runtime::de::Tag::Str("text") => {
                 ::core::result::Result::Ok(
@@ -129,7 +164,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
             }
             ::acp_bindings::runtime::de::Tag::Str(_) => {
                 ::acp_bindings::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "ContentBlock", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
@@ -147,6 +182,13 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
     }
 }
 impl ContentBlock {
@@ -212,15 +254,37 @@ impl ::serde::Serialize for AuthMethod {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl ::acp_bindings::runtime::de::Tagged for AuthMethod {
+    const NAME: &'static str = "AuthMethod";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "agent")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "agent" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Agent)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "AuthMethod",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["agent"];
-        let object = ::acp_bindings::runtime::de::object(
-            deserializer,
-            "a AuthMethod object",
-        )?;
         match ::acp_bindings::runtime::de::tag(&object, "type") {
             ::acp_bindings::runtime::de::Tag::Str("agent") => {
                 ::core::result::Result::Ok(
@@ -235,15 +299,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
             }
             ::acp_bindings::runtime::de::Tag::Str(_) => {
                 ::acp_bindings::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "AuthMethod", &["methodId", "name"])?;
                 ::acp_bindings::runtime::de::check_catch_all_field::<
                     ::std::string::String,
-                    D::Error,
+                    E,
                 >(&object, "AuthMethod", "methodId")?;
                 ::acp_bindings::runtime::de::check_catch_all_field::<
                     ::std::string::String,
-                    D::Error,
+                    E,
                 >(&object, "AuthMethod", "name")?;
                 ::core::result::Result::Ok(
                     Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
@@ -261,6 +325,13 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AuthMethod {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
     }
 }
 impl AuthMethod {
@@ -347,15 +418,37 @@ impl ::serde::Serialize for McpServer {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl ::acp_bindings::runtime::de::Tagged for McpServer {
+    const NAME: &'static str = "McpServer";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "http")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "http" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Http)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "McpServer",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http"];
-        let object = ::acp_bindings::runtime::de::object(
-            deserializer,
-            "a McpServer object",
-        )?;
         match ::acp_bindings::runtime::de::tag(&object, "type") {
             ::acp_bindings::runtime::de::Tag::Str("http") => {
                 ::core::result::Result::Ok(
@@ -394,6 +487,13 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for McpServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
     }
 }
 impl McpServer {
@@ -441,15 +541,41 @@ impl ::serde::Serialize for Outcome {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for Outcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl ::acp_bindings::runtime::de::Tagged for Outcome {
+    const NAME: &'static str = "Outcome";
+    const KEY: &'static str = "outcome";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "cancelled" | "selected")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "cancelled" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "selected" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Selected)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "Outcome",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        let object = ::acp_bindings::runtime::de::object(
-            deserializer,
-            "a Outcome object",
-        )?;
         match ::acp_bindings::runtime::de::tag(&object, "outcome") {
             ::acp_bindings::runtime::de::Tag::Str("cancelled") => {
                 ::core::result::Result::Ok(Self::Cancelled)
@@ -477,6 +603,13 @@ impl<'de> ::serde::Deserialize<'de> for Outcome {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Outcome {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
     }
 }
 impl Outcome {

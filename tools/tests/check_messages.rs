@@ -72,7 +72,7 @@ fn lone_responses_and_bare_payloads() {
     let bad = scratch("bad.json", r#"{"type":"text","text":7}"#);
     let o = run(&["--protocol", "v2", "--type", "ContentBlock", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("rejected at (root): invalid `text` variant of ContentBlock"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("rejected at /text: invalid `text` variant of ContentBlock"), "{}", stdout(&o));
     for p in [response, block, bad] {
         std::fs::remove_file(p).unwrap();
     }

@@ -868,12 +868,27 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let uname = str_lit(&def.rust_name);
         let key = str_lit(&tag.property);
-        let expecting = str_lit(&format!("a {} object", def.rust_name));
-        let mut arms = Vec::new();
         let known: Vec<Literal> = u.variants.iter().filter_map(|v| v.tag.as_deref()).map(str_lit).collect();
+        // The streaming path: a known discriminator, payload decoded in place.
+        let mut streamed = Vec::new();
+        // The buffered path: the whole object (unknown, missing or odd discriminators).
+        let mut arms = Vec::new();
         for v in &u.variants {
             let Some(t) = &v.tag else { continue };
             let (vn, tl) = (ident(&v.rust_name), str_lit(t));
+            streamed.push(match &v.payload {
+                Payload::Unit => quote! {
+                    #tl => {
+                        <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                        ::core::result::Result::Ok(Self::#vn)
+                    }
+                },
+                _ => quote! {
+                    #tl => ::serde::Deserialize::deserialize(payload)
+                        .map(Self::#vn)
+                        .map_err(|e| #rt::de::in_variant(#uname, tag, e)),
+                },
+            });
             arms.push(match &v.payload {
                 Payload::Unit => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn),),
                 _ => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn(#rt::de::payload(object, #uname, #tl)?)),),
@@ -915,26 +930,45 @@ impl Emitter {
             let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
             let checks = c.typed.iter().map(|(k, t)| {
                 let (k, t) = (str_lit(k), self.ty(t));
-                quote!(#rt::de::check_catch_all_field::<#t, D::Error>(&object, #uname, #k)?;)
+                quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
             });
             arms.push(quote! {
                 #rt::de::Tag::Str(_) => {
-                    #rt::de::check_catch_all::<D::Error>(&object, #uname, &[#(#required),*])?;
+                    #rt::de::check_catch_all::<E>(&object, #uname, &[#(#required),*])?;
                     #(#checks)*
                     ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
                 }
             });
         }
         quote! {
-            impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+            impl #rt::de::Tagged for #name {
+                const NAME: &'static str = #uname;
+                const KEY: &'static str = #key;
+
+                fn is_known(tag: &str) -> bool {
+                    matches!(tag, #(#known)|*)
+                }
+
+                fn known<'de, D: ::serde::Deserializer<'de>>(tag: &str, payload: D) -> ::core::result::Result<Self, D::Error> {
+                    match tag {
+                        #(#streamed)*
+                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("not a known discriminator")),
+                    }
+                }
+
+                fn from_object<E: ::serde::de::Error>(object: #rt::JsonObject) -> ::core::result::Result<Self, E> {
                     const KNOWN: &[&str] = &[#(#known),*];
-                    let object = #rt::de::object(deserializer, #expecting)?;
                     match #rt::de::tag(&object, #key) {
                         #(#arms)*
                         #[allow(unreachable_patterns)]
                         other => ::core::result::Result::Err(#rt::de::unknown_tag(#uname, #key, other, KNOWN)),
                     }
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #rt::de::tagged(deserializer)
                 }
             }
         }

@@ -321,3 +321,154 @@ pub fn unknown_tag<E: Error>(union: &str, key: &str, tag: Tag<'_>, expected: &'s
         Tag::Null | Tag::Invalid => E::custom(format_args!("invalid `{key}` for {union}: expected a string")),
     }
 }
+
+// ---- streaming tagged unions -------------------------------------------------
+
+/// A tagged union decoded without buffering the common case: when the
+/// discriminator is a known string, the payload is decoded from the rest of the
+/// object as it streams by (only entries before the discriminator are
+/// buffered). Unknown, missing, `null` or malformed discriminators fall back to
+/// [`Tagged::from_object`] with the whole object buffered.
+pub trait Tagged: Sized {
+    /// The union's name, for messages.
+    const NAME: &'static str;
+    /// The discriminator property.
+    const KEY: &'static str;
+    /// `true` for a discriminator value with a variant of its own.
+    fn is_known(tag: &str) -> bool;
+    /// Decodes the known variant `tag` from the rest of the object.
+    fn known<'de, D: Deserializer<'de>>(tag: &str, payload: D) -> Result<Self, D::Error>;
+    /// Decodes from the whole buffered object (every other case).
+    fn from_object<E: Error>(object: JsonObject) -> Result<Self, E>;
+}
+
+/// `Deserialize` for a [`Tagged`] union.
+pub fn tagged<'de, D: Deserializer<'de>, T: Tagged>(deserializer: D) -> Result<T, D::Error> {
+    deserializer.deserialize_map(TaggedVisitor::<T>(std::marker::PhantomData))
+}
+
+/// Wraps a payload error with the variant it belongs to.
+pub fn in_variant<E: Error>(union: &str, tag: &str, e: impl std::fmt::Display) -> E {
+    E::custom(format_args!("invalid `{tag}` variant of {union}: {e}"))
+}
+
+struct TaggedVisitor<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a {} object", T::NAME)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let mut before: Vec<(String, Value)> = Vec::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if key.as_str() != T::KEY {
+                let value: Value = map.next_value()?;
+                before.push((key.into_owned(), value));
+                continue;
+            }
+            let tag: Value = map.next_value()?;
+            if let Value::String(t) = &tag {
+                if T::is_known(t) {
+                    let rest = Chained { before: before.into_iter(), value: None, live: map };
+                    return T::known(t, MapDeserializer(rest));
+                }
+            }
+            let mut object: JsonObject = before.into_iter().collect();
+            object.insert(T::KEY.to_owned(), tag);
+            while let Some((k, v)) = map.next_entry::<String, Value>()? {
+                object.insert(k, v);
+            }
+            return T::from_object(object);
+        }
+        T::from_object(before.into_iter().collect())
+    }
+}
+
+/// An object key, borrowed from the input when possible.
+enum Key<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl Key<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Key::Borrowed(s) => s,
+            Key::Owned(s) => s,
+        }
+    }
+    fn into_owned(self) -> String {
+        match self {
+            Key::Borrowed(s) => s.to_owned(),
+            Key::Owned(s) => s,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a property name")
+            }
+            fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key::Borrowed(v))
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(v.to_owned()))
+            }
+            fn visit_string<E: Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(v))
+            }
+        }
+        deserializer.deserialize_str(V)
+    }
+}
+
+/// The entries buffered before the discriminator, then the rest of the live map.
+struct Chained<A> {
+    before: std::vec::IntoIter<(String, Value)>,
+    value: Option<Value>,
+    live: A,
+}
+
+impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for Chained<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if let Some((k, v)) = self.before.next() {
+            self.value = Some(v);
+            return seed.deserialize(serde::de::value::StringDeserializer::<A::Error>::new(k)).map(Some);
+        }
+        self.live.next_key_seed(seed)
+    }
+
+    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.value.take() {
+            Some(v) => seed.deserialize(v).map_err(A::Error::custom),
+            None => self.live.next_value_seed(seed),
+        }
+    }
+}
+
+/// A deserializer over the rest of an object (the payload of a known variant).
+struct MapDeserializer<A>(A);
+
+impl<'de, A: serde::de::MapAccess<'de>> Deserializer<'de> for MapDeserializer<A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}

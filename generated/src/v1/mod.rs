@@ -1940,15 +1940,55 @@ impl ::serde::Serialize for ToolCallContent {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ToolCallContent {
+    const NAME: &'static str = "ToolCallContent";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "content" | "diff" | "terminal")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "content" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Content)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ToolCallContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "diff" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Diff)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ToolCallContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "terminal" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Terminal)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ToolCallContent",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a ToolCallContent object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("content") => {
                 ::core::result::Result::Ok(
@@ -1991,6 +2031,13 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ToolCallContent {
@@ -2123,12 +2170,53 @@ impl ::serde::Serialize for ContentBlock {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ContentBlock {
+    const NAME: &'static str = "ContentBlock";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "text" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Text)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "image" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Image)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "audio" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Audio)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "resource_link" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ResourceLink)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "resource" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Resource)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        let object = crate::runtime::de::object(deserializer, "a ContentBlock object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("text") => {
                 ::core::result::Result::Ok(
@@ -2176,6 +2264,13 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ContentBlock {
@@ -4498,15 +4593,46 @@ impl ::serde::Serialize for CreateElicitationRequestMode {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for CreateElicitationRequestMode {
+    const NAME: &'static str = "CreateElicitationRequestMode";
+    const KEY: &'static str = "mode";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "form" | "url")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "form" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Form)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "CreateElicitationRequestMode",
+                        tag,
+                        e,
+                    ))
+            }
+            "url" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Url)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "CreateElicitationRequestMode",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["form", "url"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a CreateElicitationRequestMode object",
-        )?;
         match crate::runtime::de::tag(&object, "mode") {
             crate::runtime::de::Tag::Str("form") => {
                 ::core::result::Result::Ok(
@@ -4532,7 +4658,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "CreateElicitationRequestMode", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -4550,6 +4676,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl CreateElicitationRequestMode {
@@ -5062,15 +5195,73 @@ impl ::serde::Serialize for ElicitationPropertySchema {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ElicitationPropertySchema {
+    const NAME: &'static str = "ElicitationPropertySchema";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "string" | "number" | "integer" | "boolean" | "array")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "string" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::String)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "number" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Number)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "integer" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Integer)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "array" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Array)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a ElicitationPropertySchema object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("string") => {
                 ::core::result::Result::Ok(
@@ -5129,7 +5320,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "ElicitationPropertySchema", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -5147,6 +5338,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ElicitationPropertySchema {
@@ -6068,15 +6266,37 @@ impl ::serde::Serialize for MultiSelectItems {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for MultiSelectItems {
+    const NAME: &'static str = "MultiSelectItems";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "string")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "string" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::String)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "MultiSelectItems",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a MultiSelectItems object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("string") => {
                 ::core::result::Result::Ok(
@@ -6105,7 +6325,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "MultiSelectItems", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -6123,6 +6343,13 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl MultiSelectItems {
@@ -10526,12 +10753,33 @@ impl ::serde::Serialize for AuthMethod {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for AuthMethod {
+    const NAME: &'static str = "AuthMethod";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "terminal")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "terminal" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Terminal)
+                    .map_err(|e| crate::runtime::de::in_variant("AuthMethod", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal"];
-        let object = crate::runtime::de::object(deserializer, "a AuthMethod object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("terminal") => {
                 ::core::result::Result::Ok(
@@ -10561,6 +10809,13 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AuthMethod {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl AuthMethod {
@@ -11616,15 +11871,46 @@ impl ::serde::Serialize for SessionConfigOptionType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SessionConfigOptionType {
+    const NAME: &'static str = "SessionConfigOptionType";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "select" | "boolean")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "select" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Select)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SessionConfigOptionType",
+                        tag,
+                        e,
+                    ))
+            }
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SessionConfigOptionType",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a SessionConfigOptionType object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("select") => {
                 ::core::result::Result::Ok(
@@ -11660,6 +11946,13 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl SessionConfigOptionType {
@@ -14437,10 +14730,102 @@ impl ::serde::Serialize for SessionUpdate {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SessionUpdate {
+    const NAME: &'static str = "SessionUpdate";
+    const KEY: &'static str = "sessionUpdate";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" |
+            "tool_call" | "tool_call_update" | "plan" | "available_commands_update" |
+            "current_mode_update" | "config_option_update" | "session_info_update" |
+            "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "user_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UserMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_thought_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentThoughtChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCall)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCallUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Plan)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "available_commands_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AvailableCommandsUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "current_mode_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CurrentModeUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "config_option_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ConfigOptionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_info_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionInfoUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "usage_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UsageUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "notice" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Notice)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_summary_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionSummaryChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "user_message_chunk",
             "agent_message_chunk",
@@ -14457,7 +14842,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
             "compaction_update",
             "compaction_summary_chunk",
         ];
-        let object = crate::runtime::de::object(deserializer, "a SessionUpdate object")?;
         match crate::runtime::de::tag(&object, "sessionUpdate") {
             crate::runtime::de::Tag::Str("user_message_chunk") => {
                 ::core::result::Result::Ok(
@@ -14617,6 +15001,14 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -14992,10 +15384,129 @@ impl ::serde::Serialize for SessionUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SessionUpdate {
+    const NAME: &'static str = "SessionUpdate";
+    const KEY: &'static str = "sessionUpdate";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" |
+            "tool_call" | "tool_call_update" | "plan" | "plan_update" | "plan_removed" |
+            "available_commands_update" | "current_mode_update" | "config_option_update"
+            | "session_info_update" | "usage_update" | "notice" | "compaction_update" |
+            "compaction_summary_chunk" | "subagent_update" | "session_message" |
+            "session_message_chunk"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "user_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UserMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_thought_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentThoughtChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCall)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCallUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Plan)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::PlanUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan_removed" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::PlanRemoved)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "available_commands_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AvailableCommandsUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "current_mode_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CurrentModeUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "config_option_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ConfigOptionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_info_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionInfoUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "usage_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UsageUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "notice" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Notice)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_summary_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionSummaryChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "subagent_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SubagentUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_message" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionMessage)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "user_message_chunk",
             "agent_message_chunk",
@@ -15017,7 +15528,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
             "session_message",
             "session_message_chunk",
         ];
-        let object = crate::runtime::de::object(deserializer, "a SessionUpdate object")?;
         match crate::runtime::de::tag(&object, "sessionUpdate") {
             crate::runtime::de::Tag::Str("user_message_chunk") => {
                 ::core::result::Result::Ok(
@@ -15232,6 +15742,14 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -20530,12 +21048,38 @@ impl ::serde::Serialize for McpServer {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for McpServer {
+    const NAME: &'static str = "McpServer";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "http" | "sse")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "http" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Http)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            "sse" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Sse)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "sse"];
-        let object = crate::runtime::de::object(deserializer, "a McpServer object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("http") => {
                 ::core::result::Result::Ok(
@@ -20568,6 +21112,14 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for McpServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -20689,12 +21241,43 @@ impl ::serde::Serialize for McpServer {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for McpServer {
+    const NAME: &'static str = "McpServer";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "http" | "sse" | "acp")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "http" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Http)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            "sse" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Sse)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            "acp" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Acp)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "sse", "acp"];
-        let object = crate::runtime::de::object(deserializer, "a McpServer object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("http") => {
                 ::core::result::Result::Ok(
@@ -20732,6 +21315,14 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for McpServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -22219,15 +22810,37 @@ impl ::serde::Serialize for SetSessionConfigOptionRequestType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
+    const NAME: &'static str = "SetSessionConfigOptionRequestType";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "boolean")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SetSessionConfigOptionRequestType",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["boolean"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a SetSessionConfigOptionRequestType object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("boolean") => {
                 ::core::result::Result::Ok(
@@ -22269,6 +22882,13 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl SetSessionConfigOptionRequestType {
@@ -23795,15 +24415,41 @@ impl ::serde::Serialize for RequestPermissionOutcome {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for RequestPermissionOutcome {
+    const NAME: &'static str = "RequestPermissionOutcome";
+    const KEY: &'static str = "outcome";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "cancelled" | "selected")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "cancelled" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "selected" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Selected)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "RequestPermissionOutcome",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a RequestPermissionOutcome object",
-        )?;
         match crate::runtime::de::tag(&object, "outcome") {
             crate::runtime::de::Tag::Str("cancelled") => {
                 ::core::result::Result::Ok(Self::Cancelled)
@@ -23831,6 +24477,13 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl RequestPermissionOutcome {
@@ -24513,15 +25166,45 @@ impl ::serde::Serialize for CreateElicitationResponseAction {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for CreateElicitationResponseAction {
+    const NAME: &'static str = "CreateElicitationResponseAction";
+    const KEY: &'static str = "action";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "accept" | "decline" | "cancel")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "accept" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Accept)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "CreateElicitationResponseAction",
+                        tag,
+                        e,
+                    ))
+            }
+            "decline" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Decline)
+            }
+            "cancel" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancel)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["accept", "decline", "cancel"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a CreateElicitationResponseAction object",
-        )?;
         match crate::runtime::de::tag(&object, "action") {
             crate::runtime::de::Tag::Str("accept") => {
                 ::core::result::Result::Ok(
@@ -24542,7 +25225,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "CreateElicitationResponseAction", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -24560,6 +25243,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl CreateElicitationResponseAction {
@@ -27957,15 +28647,55 @@ impl ::serde::Serialize for PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for PlanUpdateContent {
+    const NAME: &'static str = "PlanUpdateContent";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "items" | "file" | "markdown")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "items" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Items)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "file" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::File)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "markdown" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Markdown)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items", "file", "markdown"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a PlanUpdateContent object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("items") => {
                 ::core::result::Result::Ok(
@@ -28008,6 +28738,14 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28727,12 +29465,48 @@ impl ::serde::Serialize for StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for StateUpdate {
+    const NAME: &'static str = "StateUpdate";
+    const KEY: &'static str = "state";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "running" | "idle" | "requires_action" | "unknown")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "running" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Running)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "idle" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Idle)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "requires_action" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::RequiresAction)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "unknown" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Unknown)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
-        let object = crate::runtime::de::object(deserializer, "a StateUpdate object")?;
         match crate::runtime::de::tag(&object, "state") {
             crate::runtime::de::Tag::Str("running") => {
                 ::core::result::Result::Ok(
@@ -28767,9 +29541,7 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "StateUpdate", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -28781,6 +29553,14 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for StateUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29145,10 +29925,59 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for IdleStateUpdateStopReason {
+    const NAME: &'static str = "IdleStateUpdateStopReason";
+    const KEY: &'static str = "stopReason";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" |
+            "cancelled" | "error"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "end_turn" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "max_tokens" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::MaxTokens)
+            }
+            "max_turn_requests" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            "refusal" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Refusal)
+            }
+            "cancelled" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "error" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Error)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "IdleStateUpdateStopReason",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "end_turn",
             "max_tokens",
@@ -29157,10 +29986,6 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             "cancelled",
             "error",
         ];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a IdleStateUpdateStopReason object",
-        )?;
         match crate::runtime::de::tag(&object, "stopReason") {
             crate::runtime::de::Tag::Str("end_turn") => {
                 ::core::result::Result::Ok(Self::EndTurn)
@@ -29196,7 +30021,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "IdleStateUpdateStopReason", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -29214,6 +30039,14 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]

@@ -773,15 +773,46 @@ impl ::serde::Serialize for RequestPermissionSubject {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for RequestPermissionSubject {
+    const NAME: &'static str = "RequestPermissionSubject";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "tool_call" | "command")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "tool_call" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCall)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "RequestPermissionSubject",
+                        tag,
+                        e,
+                    ))
+            }
+            "command" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Command)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "RequestPermissionSubject",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["tool_call", "command"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a RequestPermissionSubject object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("tool_call") => {
                 ::core::result::Result::Ok(
@@ -807,7 +838,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "RequestPermissionSubject", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -825,6 +856,13 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl RequestPermissionSubject {
@@ -1646,15 +1684,55 @@ impl ::serde::Serialize for ToolCallContent {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ToolCallContent {
+    const NAME: &'static str = "ToolCallContent";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "content" | "diff" | "terminal")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "content" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Content)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ToolCallContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "diff" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Diff)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ToolCallContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "terminal" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Terminal)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ToolCallContent",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a ToolCallContent object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("content") => {
                 ::core::result::Result::Ok(
@@ -1687,7 +1765,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "ToolCallContent", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -1705,6 +1783,13 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ToolCallContent {
@@ -1853,12 +1938,53 @@ impl ::serde::Serialize for ContentBlock {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ContentBlock {
+    const NAME: &'static str = "ContentBlock";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "text" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Text)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "image" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Image)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "audio" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Audio)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "resource_link" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ResourceLink)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            "resource" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Resource)
+                    .map_err(|e| crate::runtime::de::in_variant("ContentBlock", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        let object = crate::runtime::de::object(deserializer, "a ContentBlock object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("text") => {
                 ::core::result::Result::Ok(
@@ -1900,9 +2026,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "ContentBlock", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -1914,6 +2038,13 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ContentBlock {
@@ -3628,15 +3759,73 @@ impl ::serde::Serialize for DiffChangeOperation {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for DiffChangeOperation {
+    const NAME: &'static str = "DiffChangeOperation";
+    const KEY: &'static str = "operation";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "add" | "delete" | "modify" | "move" | "copy")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "add" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Add)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "DiffChangeOperation",
+                        tag,
+                        e,
+                    ))
+            }
+            "delete" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Delete)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "DiffChangeOperation",
+                        tag,
+                        e,
+                    ))
+            }
+            "modify" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Modify)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "DiffChangeOperation",
+                        tag,
+                        e,
+                    ))
+            }
+            "move" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Move)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "DiffChangeOperation",
+                        tag,
+                        e,
+                    ))
+            }
+            "copy" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Copy)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "DiffChangeOperation",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["add", "delete", "modify", "move", "copy"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a DiffChangeOperation object",
-        )?;
         match crate::runtime::de::tag(&object, "operation") {
             crate::runtime::de::Tag::Str("add") => {
                 ::core::result::Result::Ok(
@@ -3695,7 +3884,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "DiffChangeOperation", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -3713,6 +3902,13 @@ impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl DiffChangeOperation {
@@ -5358,15 +5554,46 @@ impl ::serde::Serialize for CreateElicitationRequestMode {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for CreateElicitationRequestMode {
+    const NAME: &'static str = "CreateElicitationRequestMode";
+    const KEY: &'static str = "mode";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "form" | "url")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "form" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Form)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "CreateElicitationRequestMode",
+                        tag,
+                        e,
+                    ))
+            }
+            "url" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Url)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "CreateElicitationRequestMode",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["form", "url"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a CreateElicitationRequestMode object",
-        )?;
         match crate::runtime::de::tag(&object, "mode") {
             crate::runtime::de::Tag::Str("form") => {
                 ::core::result::Result::Ok(
@@ -5392,7 +5619,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "CreateElicitationRequestMode", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -5410,6 +5637,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl CreateElicitationRequestMode {
@@ -5893,15 +6127,73 @@ impl ::serde::Serialize for ElicitationPropertySchema {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ElicitationPropertySchema {
+    const NAME: &'static str = "ElicitationPropertySchema";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "string" | "number" | "integer" | "boolean" | "array")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "string" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::String)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "number" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Number)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "integer" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Integer)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            "array" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Array)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "ElicitationPropertySchema",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a ElicitationPropertySchema object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("string") => {
                 ::core::result::Result::Ok(
@@ -5960,7 +6252,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "ElicitationPropertySchema", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -5978,6 +6270,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ElicitationPropertySchema {
@@ -6931,15 +7230,37 @@ impl ::serde::Serialize for MultiSelectItems {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for MultiSelectItems {
+    const NAME: &'static str = "MultiSelectItems";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "string")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "string" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::String)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "MultiSelectItems",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a MultiSelectItems object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("string") => {
                 ::core::result::Result::Ok(
@@ -6968,7 +7289,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "MultiSelectItems", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -6986,6 +7307,13 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl MultiSelectItems {
@@ -11372,12 +11700,38 @@ impl ::serde::Serialize for AuthMethod {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for AuthMethod {
+    const NAME: &'static str = "AuthMethod";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "terminal" | "agent")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "terminal" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Terminal)
+                    .map_err(|e| crate::runtime::de::in_variant("AuthMethod", tag, e))
+            }
+            "agent" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Agent)
+                    .map_err(|e| crate::runtime::de::in_variant("AuthMethod", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "agent"];
-        let object = crate::runtime::de::object(deserializer, "a AuthMethod object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("terminal") => {
                 ::core::result::Result::Ok(
@@ -11395,15 +11749,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "AuthMethod", &["methodId", "name"])?;
                 crate::runtime::de::check_catch_all_field::<
                     AuthMethodId,
-                    D::Error,
+                    E,
                 >(&object, "AuthMethod", "methodId")?;
                 crate::runtime::de::check_catch_all_field::<
                     ::std::string::String,
-                    D::Error,
+                    E,
                 >(&object, "AuthMethod", "name")?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -11416,6 +11770,13 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AuthMethod {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl AuthMethod {
@@ -12252,15 +12613,46 @@ impl ::serde::Serialize for SessionConfigOptionType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SessionConfigOptionType {
+    const NAME: &'static str = "SessionConfigOptionType";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "select" | "boolean")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "select" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Select)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SessionConfigOptionType",
+                        tag,
+                        e,
+                    ))
+            }
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SessionConfigOptionType",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a SessionConfigOptionType object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("select") => {
                 ::core::result::Result::Ok(
@@ -12286,7 +12678,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "SessionConfigOptionType", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -12304,6 +12696,13 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl SessionConfigOptionType {
@@ -13088,15 +13487,37 @@ impl ::serde::Serialize for AvailableCommand {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for AvailableCommand {
+    const NAME: &'static str = "AvailableCommand";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "command")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "command" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Command)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "AvailableCommand",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["command"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a AvailableCommand object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("command") => {
                 ::core::result::Result::Ok(
@@ -13111,15 +13532,15 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "AvailableCommand", &["description", "name"])?;
                 crate::runtime::de::check_catch_all_field::<
                     ::std::string::String,
-                    D::Error,
+                    E,
                 >(&object, "AvailableCommand", "name")?;
                 crate::runtime::de::check_catch_all_field::<
                     ::std::string::String,
-                    D::Error,
+                    E,
                 >(&object, "AvailableCommand", "description")?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -13137,6 +13558,13 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl AvailableCommand {
@@ -13209,15 +13637,37 @@ impl ::serde::Serialize for AvailableCommandInput {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for AvailableCommandInput {
+    const NAME: &'static str = "AvailableCommandInput";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "text")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "text" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Text)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "AvailableCommandInput",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a AvailableCommandInput object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("text") => {
                 ::core::result::Result::Ok(
@@ -13232,7 +13682,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "AvailableCommandInput", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -13250,6 +13700,13 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl AvailableCommandInput {
@@ -15690,10 +16147,129 @@ impl ::serde::Serialize for SessionUpdate {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SessionUpdate {
+    const NAME: &'static str = "SessionUpdate";
+    const KEY: &'static str = "sessionUpdate";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "user_message_chunk" | "user_message" | "agent_message_chunk" |
+            "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" |
+            "tool_call_content_chunk" | "tool_call_update" | "terminal_update" |
+            "terminal_output_chunk" | "plan_update" | "available_commands_update" |
+            "config_option_update" | "session_info_update" | "usage_update" | "notice" |
+            "compaction_update" | "compaction_summary_chunk"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "user_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UserMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "user_message" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UserMessage)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_message" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentMessage)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_thought_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentThoughtChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_thought" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentThought)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "state_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::StateUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call_content_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCallContentChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCallUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "terminal_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::TerminalUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "terminal_output_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::TerminalOutputChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::PlanUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "available_commands_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AvailableCommandsUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "config_option_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ConfigOptionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_info_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionInfoUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "usage_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UsageUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "notice" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Notice)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_summary_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionSummaryChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "user_message_chunk",
             "user_message",
@@ -15715,7 +16291,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
             "compaction_update",
             "compaction_summary_chunk",
         ];
-        let object = crate::runtime::de::object(deserializer, "a SessionUpdate object")?;
         match crate::runtime::de::tag(&object, "sessionUpdate") {
             crate::runtime::de::Tag::Str("user_message_chunk") => {
                 ::core::result::Result::Ok(
@@ -15923,9 +16498,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "SessionUpdate", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -15942,6 +16515,14 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -16408,10 +16989,151 @@ impl ::serde::Serialize for SessionUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SessionUpdate {
+    const NAME: &'static str = "SessionUpdate";
+    const KEY: &'static str = "sessionUpdate";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "user_message_chunk" | "user_message" | "agent_message_chunk" |
+            "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" |
+            "tool_call_content_chunk" | "tool_call_update" | "terminal_update" |
+            "terminal_output_chunk" | "plan_update" | "plan_removed" |
+            "available_commands_update" | "config_option_update" | "session_info_update"
+            | "usage_update" | "notice" | "compaction_update" |
+            "compaction_summary_chunk" | "subagent_update" | "session_message" |
+            "session_message_chunk"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "user_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UserMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "user_message" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UserMessage)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_message" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentMessage)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_thought_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentThoughtChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "agent_thought" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AgentThought)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "state_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::StateUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call_content_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCallContentChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "tool_call_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCallUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "terminal_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::TerminalUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "terminal_output_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::TerminalOutputChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::PlanUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "plan_removed" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::PlanRemoved)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "available_commands_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::AvailableCommandsUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "config_option_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ConfigOptionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_info_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionInfoUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "usage_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::UsageUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "notice" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Notice)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "compaction_summary_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::CompactionSummaryChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "subagent_update" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SubagentUpdate)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_message" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionMessage)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            "session_message_chunk" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::SessionMessageChunk)
+                    .map_err(|e| crate::runtime::de::in_variant("SessionUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "user_message_chunk",
             "user_message",
@@ -16437,7 +17159,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
             "session_message",
             "session_message_chunk",
         ];
-        let object = crate::runtime::de::object(deserializer, "a SessionUpdate object")?;
         match crate::runtime::de::tag(&object, "sessionUpdate") {
             crate::runtime::de::Tag::Str("user_message_chunk") => {
                 ::core::result::Result::Ok(
@@ -16689,9 +17410,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "SessionUpdate", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -16708,6 +17427,14 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -17343,15 +18070,46 @@ impl ::serde::Serialize for BackgroundWork {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for BackgroundWork {
+    const NAME: &'static str = "BackgroundWork";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "terminal" | "tool_call")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "terminal" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Terminal)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "BackgroundWork",
+                        tag,
+                        e,
+                    ))
+            }
+            "tool_call" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCall)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "BackgroundWork",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "tool_call"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a BackgroundWork object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("terminal") => {
                 ::core::result::Result::Ok(
@@ -17377,7 +18135,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "BackgroundWork", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -17395,6 +18153,14 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -17514,15 +18280,55 @@ impl ::serde::Serialize for BackgroundWork {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for BackgroundWork {
+    const NAME: &'static str = "BackgroundWork";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "terminal" | "tool_call" | "subagent")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "terminal" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Terminal)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "BackgroundWork",
+                        tag,
+                        e,
+                    ))
+            }
+            "tool_call" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::ToolCall)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "BackgroundWork",
+                        tag,
+                        e,
+                    ))
+            }
+            "subagent" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Subagent)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "BackgroundWork",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "tool_call", "subagent"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a BackgroundWork object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("terminal") => {
                 ::core::result::Result::Ok(
@@ -17559,7 +18365,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "BackgroundWork", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -17577,6 +18383,14 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -18112,10 +18926,59 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for IdleStateUpdateStopReason {
+    const NAME: &'static str = "IdleStateUpdateStopReason";
+    const KEY: &'static str = "stopReason";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" |
+            "cancelled" | "error"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "end_turn" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "max_tokens" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::MaxTokens)
+            }
+            "max_turn_requests" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            "refusal" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Refusal)
+            }
+            "cancelled" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "error" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Error)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "IdleStateUpdateStopReason",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "end_turn",
             "max_tokens",
@@ -18124,10 +18987,6 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             "cancelled",
             "error",
         ];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a IdleStateUpdateStopReason object",
-        )?;
         match crate::runtime::de::tag(&object, "stopReason") {
             crate::runtime::de::Tag::Str("end_turn") => {
                 ::core::result::Result::Ok(Self::EndTurn)
@@ -18163,7 +19022,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "IdleStateUpdateStopReason", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -18181,6 +19040,14 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -18475,10 +19342,59 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for IdleStateUpdateStopReason {
+    const NAME: &'static str = "IdleStateUpdateStopReason";
+    const KEY: &'static str = "stopReason";
+    fn is_known(tag: &str) -> bool {
+        matches!(
+            tag, "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" |
+            "cancelled" | "error"
+        )
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "end_turn" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "max_tokens" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::MaxTokens)
+            }
+            "max_turn_requests" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            "refusal" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Refusal)
+            }
+            "cancelled" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "error" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Error)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "IdleStateUpdateStopReason",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &[
             "end_turn",
             "max_tokens",
@@ -18487,10 +19403,6 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             "cancelled",
             "error",
         ];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a IdleStateUpdateStopReason object",
-        )?;
         match crate::runtime::de::tag(&object, "stopReason") {
             crate::runtime::de::Tag::Str("end_turn") => {
                 ::core::result::Result::Ok(Self::EndTurn)
@@ -18526,7 +19438,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "IdleStateUpdateStopReason", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -18544,6 +19456,14 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -18780,12 +19700,43 @@ impl ::serde::Serialize for StateUpdate {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for StateUpdate {
+    const NAME: &'static str = "StateUpdate";
+    const KEY: &'static str = "state";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "running" | "idle" | "requires_action")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "running" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Running)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "idle" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Idle)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "requires_action" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::RequiresAction)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action"];
-        let object = crate::runtime::de::object(deserializer, "a StateUpdate object")?;
         match crate::runtime::de::tag(&object, "state") {
             crate::runtime::de::Tag::Str("running") => {
                 ::core::result::Result::Ok(
@@ -18813,9 +19764,7 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "StateUpdate", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -18827,6 +19776,14 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for StateUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -18995,12 +19952,48 @@ impl ::serde::Serialize for StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for StateUpdate {
+    const NAME: &'static str = "StateUpdate";
+    const KEY: &'static str = "state";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "running" | "idle" | "requires_action" | "unknown")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "running" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Running)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "idle" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Idle)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "requires_action" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::RequiresAction)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            "unknown" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Unknown)
+                    .map_err(|e| crate::runtime::de::in_variant("StateUpdate", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
-        let object = crate::runtime::de::object(deserializer, "a StateUpdate object")?;
         match crate::runtime::de::tag(&object, "state") {
             crate::runtime::de::Tag::Str("running") => {
                 ::core::result::Result::Ok(
@@ -19035,9 +20028,7 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "StateUpdate", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -19049,6 +20040,14 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for StateUpdate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -19860,15 +20859,37 @@ impl ::serde::Serialize for PlanUpdateContent {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for PlanUpdateContent {
+    const NAME: &'static str = "PlanUpdateContent";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "items")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "items" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Items)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a PlanUpdateContent object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("items") => {
                 ::core::result::Result::Ok(
@@ -19883,11 +20904,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "PlanUpdateContent", &["planId"])?;
                 crate::runtime::de::check_catch_all_field::<
                     PlanId,
-                    D::Error,
+                    E,
                 >(&object, "PlanUpdateContent", "planId")?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -19905,6 +20926,14 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -20014,15 +21043,55 @@ impl ::serde::Serialize for PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for PlanUpdateContent {
+    const NAME: &'static str = "PlanUpdateContent";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "items" | "file" | "markdown")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "items" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Items)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "file" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::File)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            "markdown" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Markdown)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "PlanUpdateContent",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items", "file", "markdown"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a PlanUpdateContent object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("items") => {
                 ::core::result::Result::Ok(
@@ -20055,11 +21124,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "PlanUpdateContent", &["planId"])?;
                 crate::runtime::de::check_catch_all_field::<
                     PlanId,
-                    D::Error,
+                    E,
                 >(&object, "PlanUpdateContent", "planId")?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -20077,6 +21146,14 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -24217,12 +25294,38 @@ impl ::serde::Serialize for McpServer {
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for McpServer {
+    const NAME: &'static str = "McpServer";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "http" | "stdio")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "http" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Http)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            "stdio" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Stdio)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "stdio"];
-        let object = crate::runtime::de::object(deserializer, "a McpServer object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("http") => {
                 ::core::result::Result::Ok(
@@ -24237,9 +25340,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "McpServer", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -24251,6 +25352,14 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> ::serde::Deserialize<'de> for McpServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -24373,12 +25482,43 @@ impl ::serde::Serialize for McpServer {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for McpServer {
+    const NAME: &'static str = "McpServer";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "http" | "acp" | "stdio")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "http" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Http)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            "acp" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Acp)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            "stdio" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Stdio)
+                    .map_err(|e| crate::runtime::de::in_variant("McpServer", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "acp", "stdio"];
-        let object = crate::runtime::de::object(deserializer, "a McpServer object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("http") => {
                 ::core::result::Result::Ok(
@@ -24398,9 +25538,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "McpServer", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -24412,6 +25550,14 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
                 )
             }
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> ::serde::Deserialize<'de> for McpServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -25453,12 +26599,33 @@ impl ::serde::Serialize for ReplayFrom {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for ReplayFrom {
+    const NAME: &'static str = "ReplayFrom";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "start")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "start" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Start)
+                    .map_err(|e| crate::runtime::de::in_variant("ReplayFrom", tag, e))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["start"];
-        let object = crate::runtime::de::object(deserializer, "a ReplayFrom object")?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("start") => {
                 ::core::result::Result::Ok(
@@ -25468,9 +26635,7 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
                 )
             }
             crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    D::Error,
-                >(&object, "ReplayFrom", &[])?;
+                crate::runtime::de::check_catch_all::<E>(&object, "ReplayFrom", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
                 )
@@ -25482,6 +26647,13 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl ReplayFrom {
@@ -25980,15 +27152,46 @@ impl ::serde::Serialize for SetSessionConfigOptionRequestType {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
+    const NAME: &'static str = "SetSessionConfigOptionRequestType";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "id" | "boolean")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "id" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Id)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SetSessionConfigOptionRequestType",
+                        tag,
+                        e,
+                    ))
+            }
+            "boolean" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Boolean)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "SetSessionConfigOptionRequestType",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["id", "boolean"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a SetSessionConfigOptionRequestType object",
-        )?;
         match crate::runtime::de::tag(&object, "type") {
             crate::runtime::de::Tag::Str("id") => {
                 ::core::result::Result::Ok(
@@ -26014,11 +27217,11 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "SetSessionConfigOptionRequestType", &["value"])?;
                 crate::runtime::de::check_catch_all_field::<
                     ::serde_json::Value,
-                    D::Error,
+                    E,
                 >(&object, "SetSessionConfigOptionRequestType", "value")?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -26036,6 +27239,13 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl SetSessionConfigOptionRequestType {
@@ -27180,15 +28390,46 @@ impl ::serde::Serialize for RequestPermissionOutcome {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for RequestPermissionOutcome {
+    const NAME: &'static str = "RequestPermissionOutcome";
+    const KEY: &'static str = "outcome";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "cancelled" | "selected")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "cancelled" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Cancelled)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "RequestPermissionOutcome",
+                        tag,
+                        e,
+                    ))
+            }
+            "selected" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Selected)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "RequestPermissionOutcome",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a RequestPermissionOutcome object",
-        )?;
         match crate::runtime::de::tag(&object, "outcome") {
             crate::runtime::de::Tag::Str("cancelled") => {
                 ::core::result::Result::Ok(
@@ -27214,7 +28455,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "RequestPermissionOutcome", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -27232,6 +28473,13 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl RequestPermissionOutcome {
@@ -27518,15 +28766,45 @@ impl ::serde::Serialize for CreateElicitationResponseAction {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+impl crate::runtime::de::Tagged for CreateElicitationResponseAction {
+    const NAME: &'static str = "CreateElicitationResponseAction";
+    const KEY: &'static str = "action";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "accept" | "decline" | "cancel")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
     ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "accept" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Accept)
+                    .map_err(|e| crate::runtime::de::in_variant(
+                        "CreateElicitationResponseAction",
+                        tag,
+                        e,
+                    ))
+            }
+            "decline" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Decline)
+            }
+            "cancel" => {
+                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                ::core::result::Result::Ok(Self::Cancel)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: crate::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["accept", "decline", "cancel"];
-        let object = crate::runtime::de::object(
-            deserializer,
-            "a CreateElicitationResponseAction object",
-        )?;
         match crate::runtime::de::tag(&object, "action") {
             crate::runtime::de::Tag::Str("accept") => {
                 ::core::result::Result::Ok(
@@ -27547,7 +28825,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
             }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
-                    D::Error,
+                    E,
                 >(&object, "CreateElicitationResponseAction", &[])?;
                 ::core::result::Result::Ok(
                     Self::Other(crate::runtime::UnknownVariant::__new(object)),
@@ -27565,6 +28843,13 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
                 )
             }
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        crate::runtime::de::tagged(deserializer)
     }
 }
 impl CreateElicitationResponseAction {
