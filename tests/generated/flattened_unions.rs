@@ -17,7 +17,7 @@ pub struct ErrorStopReason {
         rename = "message",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient"
+        deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
     )]
     pub message: ::acp_bindings::runtime::Nullable<::std::string::String>,
 }

@@ -127,6 +127,11 @@ impl ::core::convert::From<&str> for ToolKind {
         Self::from_str_lossless(value)
     }
 }
+impl ::acp_bindings::runtime::de::Scalar for ToolKind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 /// A closed string enum (v1 style).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -207,6 +212,11 @@ impl<'de> ::serde::Deserialize<'de> for Priority {
         deserializer.deserialize_str(Visitor)
     }
 }
+impl ::acp_bindings::runtime::de::Scalar for Priority {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
 /// A closed enum spelled with the `enum` keyword.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -283,6 +293,11 @@ impl<'de> ::serde::Deserialize<'de> for Theme {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl ::acp_bindings::runtime::de::Scalar for Theme {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 /// An open integer enum.

@@ -21,7 +21,15 @@
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionId(pub ::std::sync::Arc<str>);
+pub struct SessionId(
+    #[serde(deserialize_with = "::acp_bindings::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl ::acp_bindings::runtime::de::Scalar for SessionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {

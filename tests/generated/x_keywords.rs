@@ -113,6 +113,11 @@ impl ::core::convert::From<&str> for Kind {
         Self::from_str_lossless(value)
     }
 }
+impl ::acp_bindings::runtime::de::Scalar for Kind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 /// `Location` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -139,7 +144,7 @@ pub struct Update {
         rename = "title",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient"
+        deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
     )]
     pub title: ::acp_bindings::runtime::Nullable<::std::string::String>,
     /// The `kind` property.
@@ -147,7 +152,7 @@ pub struct Update {
         rename = "kind",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient"
+        deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
     )]
     pub kind: ::acp_bindings::runtime::Nullable<Kind>,
     /// The `locations` property.

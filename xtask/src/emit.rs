@@ -39,7 +39,15 @@ impl Gate {
 pub struct Emitter {
     rt: TokenStream,
     names: BTreeMap<String, String>,
+    /// Definitions decodable from one JSON string (string enums and newtypes).
+    scalars: std::collections::BTreeSet<String>,
     schemars: bool,
+}
+
+/// A definition decodable from one JSON string.
+fn is_string_scalar(d: &Def) -> bool {
+    matches!(&d.kind, Kind::Enum(e) if e.repr == EnumRepr::String)
+        || matches!(&d.kind, Kind::Newtype(Type::String { .. }))
 }
 
 fn ident(name: &str) -> proc_macro2::Ident {
@@ -75,8 +83,10 @@ impl Emitter {
     /// runtime module (`crate::runtime` inside the bindings crate).
     pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        Emitter { rt, names, schemars: false }
+        let all: Vec<&Def> = defs.into_iter().flat_map(Def::walk).collect();
+        let names = all.iter().map(|d| (d.name.clone(), d.rust_name.clone())).collect();
+        let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
+        Emitter { rt, names, scalars, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -272,12 +282,24 @@ impl Emitter {
             }
             Type::Any if optional => Some(format!("{rt}::de::any")),
             _ if f.default_on_error && f.skip_invalid_items => Some(format!("{rt}::de::lenient_items")),
+            // A scalar reads in place: a value of another JSON type is skipped, nothing buffered.
+            _ if f.default_on_error && self.is_scalar(&f.ty) => Some(format!("{rt}::de::lenient_scalar")),
             _ if f.default_on_error => Some(format!("{rt}::de::lenient")),
             _ if f.skip_invalid_items => Some(format!("{rt}::de::items")),
             _ if f.default_on_null && f.required => Some(format!("{rt}::de::null_as_default")),
             // serde would read a missing `Option` field as `None`; a required one must be present.
             _ if f.required && f.nullable => Some(format!("{rt}::de::present")),
             _ => None,
+        }
+    }
+
+    fn is_scalar(&self, ty: &Type) -> bool {
+        match ty {
+            Type::String { .. } | Type::Base64 | Type::Boolean => true,
+            Type::Integer { min, max, .. } => min.is_none() && max.is_none(),
+            Type::Number { min, max } => min.is_none() && max.is_none(),
+            Type::Ref(name) => self.scalars.contains(name),
+            _ => false,
         }
     }
 
@@ -397,14 +419,22 @@ impl Emitter {
     // ---- newtypes and any-JSON ------------------------------------------------------
 
     fn newtype(&self, def: &Def, t: &Type) -> Vec<TokenStream> {
+        let rt = &self.rt;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
+        let arc = str_lit(&format!("{}::de::arc_str", rt.to_string().replace(' ', "")));
         match t {
             Type::String { .. } => vec![quote! {
                 #doc
                 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
                 #[serde(transparent)]
-                pub struct #name(pub ::std::sync::Arc<str>);
+                pub struct #name(#[serde(deserialize_with = #arc)] pub ::std::sync::Arc<str>);
+
+                impl #rt::de::Scalar for #name {
+                    fn from_str(v: &str) -> ::core::option::Option<Self> {
+                        ::core::option::Option::Some(Self(v.into()))
+                    }
+                }
 
                 impl #name {
                     /// Wraps a string.
@@ -651,6 +681,19 @@ impl Emitter {
             items.push(quote! {
                 impl ::core::convert::From<&str> for #name {
                     fn from(value: &str) -> Self { Self::from_str_lossless(value) }
+                }
+                impl #rt::de::Scalar for #name {
+                    fn from_str(v: &str) -> ::core::option::Option<Self> {
+                        ::core::option::Option::Some(Self::from_str_lossless(v))
+                    }
+                }
+            });
+        } else {
+            items.push(quote! {
+                impl #rt::de::Scalar for #name {
+                    fn from_str(v: &str) -> ::core::option::Option<Self> {
+                        v.parse().ok()
+                    }
                 }
             });
         }

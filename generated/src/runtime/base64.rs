@@ -61,3 +61,12 @@ impl<'de> Deserialize<'de> for Base64String {
         String::deserialize(deserializer).map(Base64String)
     }
 }
+
+impl super::de::Scalar for Base64String {
+    fn from_str(v: &str) -> Option<Self> {
+        Some(Base64String(v.to_owned()))
+    }
+    fn from_string(v: String) -> Option<Self> {
+        Some(Base64String(v))
+    }
+}

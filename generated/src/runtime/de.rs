@@ -369,13 +369,14 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
                 before.push((key.into_owned(), value));
                 continue;
             }
-            let tag: Value = map.next_value()?;
-            if let Value::String(t) = &tag {
-                if T::is_known(t) {
+            let tag = match map.next_value::<TagValue<'de>>()? {
+                TagValue::Str(t) if T::is_known(t.as_str()) => {
                     let rest = Chained { before: before.into_iter(), value: None, live: map };
-                    return T::known(t, MapDeserializer(rest));
+                    return T::known(t.as_str(), MapDeserializer(rest));
                 }
-            }
+                TagValue::Str(t) => Value::String(t.into_owned()),
+                TagValue::Other(v) => v,
+            };
             let mut object: JsonObject = before.into_iter().collect();
             object.insert(T::KEY.to_owned(), tag);
             while let Some((k, v)) = map.next_entry::<String, Value>()? {
@@ -384,6 +385,61 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
             return T::from_object(object);
         }
         T::from_object(before.into_iter().collect())
+    }
+}
+
+/// A discriminator value: a string (borrowed when possible) or anything else.
+enum TagValue<'de> {
+    Str(Key<'de>),
+    Other(Value),
+}
+
+impl<'de> Deserialize<'de> for TagValue<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = TagValue<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a discriminator")
+            }
+            fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Str(Key::Borrowed(v)))
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Str(Key::Owned(v.to_owned())))
+            }
+            fn visit_string<E: Error>(self, v: String) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Str(Key::Owned(v)))
+            }
+            fn visit_bool<E: Error>(self, v: bool) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Other(Value::Bool(v)))
+            }
+            fn visit_i64<E: Error>(self, v: i64) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Other(Value::from(v)))
+            }
+            fn visit_u64<E: Error>(self, v: u64) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Other(Value::from(v)))
+            }
+            fn visit_f64<E: Error>(self, v: f64) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Other(Value::from(v)))
+            }
+            fn visit_unit<E: Error>(self) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Other(Value::Null))
+            }
+            fn visit_none<E: Error>(self) -> Result<TagValue<'de>, E> {
+                Ok(TagValue::Other(Value::Null))
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<TagValue<'de>, D::Error> {
+                d.deserialize_any(self)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<TagValue<'de>, A::Error> {
+                Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(TagValue::Other)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<TagValue<'de>, A::Error> {
+                Value::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(TagValue::Other)
+            }
+        }
+        deserializer.deserialize_any(V)
     }
 }
 
@@ -471,4 +527,159 @@ impl<'de, A: serde::de::MapAccess<'de>> Deserializer<'de> for MapDeserializer<A>
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
+}
+
+// ---- lenient scalars without buffering ----------------------------------------
+
+/// A value decodable from one JSON scalar. A lenient scalar field reads the
+/// value as it streams by: a value of another JSON type is skipped and the
+/// field takes its default, with nothing buffered.
+pub trait Scalar: Sized {
+    /// From a JSON string.
+    fn from_str(_: &str) -> Option<Self> {
+        None
+    }
+    /// From an owned JSON string.
+    fn from_string(v: String) -> Option<Self> {
+        Self::from_str(&v)
+    }
+    /// From `true`/`false`.
+    fn from_bool(_: bool) -> Option<Self> {
+        None
+    }
+    /// From a negative integer.
+    fn from_i64(_: i64) -> Option<Self> {
+        None
+    }
+    /// From a non-negative integer.
+    fn from_u64(_: u64) -> Option<Self> {
+        None
+    }
+    /// From a number with a fraction or exponent.
+    fn from_f64(_: f64) -> Option<Self> {
+        None
+    }
+}
+
+impl Scalar for String {
+    fn from_str(v: &str) -> Option<Self> {
+        Some(v.to_owned())
+    }
+    fn from_string(v: String) -> Option<Self> {
+        Some(v)
+    }
+}
+
+impl Scalar for bool {
+    fn from_bool(v: bool) -> Option<Self> {
+        Some(v)
+    }
+}
+
+impl Scalar for f64 {
+    fn from_i64(v: i64) -> Option<Self> {
+        Some(v as f64)
+    }
+    fn from_u64(v: u64) -> Option<Self> {
+        Some(v as f64)
+    }
+    fn from_f64(v: f64) -> Option<Self> {
+        Some(v)
+    }
+}
+
+macro_rules! int_scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            fn from_i64(v: i64) -> Option<Self> {
+                <$t>::try_from(v).ok()
+            }
+            fn from_u64(v: u64) -> Option<Self> {
+                <$t>::try_from(v).ok()
+            }
+        }
+    )*};
+}
+int_scalar!(i32, i64, u16, u32, u64);
+
+/// `x-deserialize-default-on-error` for a scalar field, streamed.
+pub fn lenient_scalar<'de, D, F>(deserializer: D) -> Result<F, D::Error>
+where
+    D: Deserializer<'de>,
+    F: Shape,
+    F::Inner: Scalar,
+{
+    deserializer.deserialize_any(ScalarVisitor::<F>(std::marker::PhantomData))
+}
+
+struct ScalarVisitor<F>(std::marker::PhantomData<F>);
+
+impl<F: Shape> ScalarVisitor<F>
+where
+    F::Inner: Scalar,
+{
+    fn take(v: Option<F::Inner>) -> F {
+        v.map(F::wrap).unwrap_or_default()
+    }
+}
+
+impl<'de, F: Shape> serde::de::Visitor<'de> for ScalarVisitor<F>
+where
+    F::Inner: Scalar,
+{
+    type Value = F;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E: Error>(self, v: &str) -> Result<F, E> {
+        Ok(Self::take(F::Inner::from_str(v)))
+    }
+    fn visit_string<E: Error>(self, v: String) -> Result<F, E> {
+        Ok(Self::take(F::Inner::from_string(v)))
+    }
+    fn visit_bool<E: Error>(self, v: bool) -> Result<F, E> {
+        Ok(Self::take(F::Inner::from_bool(v)))
+    }
+    fn visit_i64<E: Error>(self, v: i64) -> Result<F, E> {
+        Ok(Self::take(F::Inner::from_i64(v)))
+    }
+    fn visit_u64<E: Error>(self, v: u64) -> Result<F, E> {
+        Ok(Self::take(F::Inner::from_u64(v)))
+    }
+    fn visit_f64<E: Error>(self, v: f64) -> Result<F, E> {
+        Ok(Self::take(F::Inner::from_f64(v)))
+    }
+    fn visit_unit<E: Error>(self) -> Result<F, E> {
+        Ok(F::null().unwrap_or_default())
+    }
+    fn visit_none<E: Error>(self) -> Result<F, E> {
+        Ok(F::null().unwrap_or_default())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<F, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<F, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(F::default())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<F, A::Error> {
+        while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+        Ok(F::default())
+    }
+}
+
+/// A string newtype's `Arc<str>`, allocated once from the input text.
+pub fn arc_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<std::sync::Arc<str>, D::Error> {
+    struct V;
+    impl serde::de::Visitor<'_> for V {
+        type Value = std::sync::Arc<str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(std::sync::Arc::from(v))
+        }
+    }
+    deserializer.deserialize_str(V)
 }

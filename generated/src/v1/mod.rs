@@ -1064,7 +1064,15 @@ impl ::schemars::JsonSchema for WriteTextFileRequest {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionId(pub ::std::sync::Arc<str>);
+pub struct SessionId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -1334,7 +1342,7 @@ pub struct ToolCallUpdate {
         rename = "kind",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub kind: crate::runtime::Nullable<ToolKind>,
     /// Update the execution status.
@@ -1342,7 +1350,7 @@ pub struct ToolCallUpdate {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub status: crate::runtime::Nullable<ToolCallStatus>,
     /// Update the human-readable title.
@@ -1350,7 +1358,7 @@ pub struct ToolCallUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Update the programmatic name of the tool being invoked.
@@ -1361,7 +1369,7 @@ pub struct ToolCallUpdate {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Replace the content collection.
@@ -1559,7 +1567,15 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ToolCallId(pub ::std::sync::Arc<str>);
+pub struct ToolCallId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for ToolCallId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl ToolCallId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -1749,6 +1765,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         deserializer.deserialize_str(Visitor)
     }
 }
+impl crate::runtime::de::Scalar for ToolKind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1867,6 +1888,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl crate::runtime::de::Scalar for ToolCallStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 #[cfg(feature = "schemars")]
@@ -2353,7 +2379,7 @@ pub struct Annotations {
         rename = "lastModified",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub last_modified: crate::runtime::Nullable<::std::string::String>,
     /// Relative importance of this content when clients choose what to surface.
@@ -2361,7 +2387,7 @@ pub struct Annotations {
         rename = "priority",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub priority: crate::runtime::Nullable<f64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2515,6 +2541,11 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         deserializer.deserialize_str(Visitor)
     }
 }
+impl crate::runtime::de::Scalar for Role {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2637,7 +2668,7 @@ pub struct ImageContent {
         rename = "uri",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub uri: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2825,7 +2856,7 @@ pub struct ResourceLink {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// MIME type describing the encoded media payload.
@@ -2833,7 +2864,7 @@ pub struct ResourceLink {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable name shown for this protocol object.
@@ -2844,7 +2875,7 @@ pub struct ResourceLink {
         rename = "size",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub size: crate::runtime::Nullable<i64>,
     /// Optional display title for end-user UI.
@@ -2852,7 +2883,7 @@ pub struct ResourceLink {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// URI associated with this resource or media payload.
@@ -3054,7 +3085,7 @@ pub struct TextResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<::std::string::String>,
     /// Text payload carried by this content block.
@@ -3138,7 +3169,7 @@ pub struct BlobResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<::std::string::String>,
     /// URI associated with this resource or media payload.
@@ -3373,7 +3404,7 @@ pub struct Diff {
         rename = "oldText",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub old_text: crate::runtime::Nullable<::std::string::String>,
     /// The new content after modification.
@@ -3455,7 +3486,15 @@ impl ::schemars::JsonSchema for Diff {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct TerminalId(pub ::std::sync::Arc<str>);
+pub struct TerminalId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for TerminalId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl TerminalId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -3591,7 +3630,7 @@ pub struct ToolCallLocation {
         rename = "line",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub line: crate::runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3744,7 +3783,15 @@ impl ::schemars::JsonSchema for PermissionOption {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct PermissionOptionId(pub ::std::sync::Arc<str>);
+pub struct PermissionOptionId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for PermissionOptionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl PermissionOptionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -3901,6 +3948,11 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl crate::runtime::de::Scalar for PermissionOptionKind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 #[cfg(feature = "schemars")]
@@ -4759,7 +4811,7 @@ pub struct ElicitationSessionScope {
         rename = "toolCallId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub tool_call_id: crate::runtime::Nullable<ToolCallId>,
 }
@@ -4862,7 +4914,7 @@ pub struct ElicitationSchema {
         rename = "type",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub r#type: ::core::option::Option<ElicitationSchemaType>,
     /// Optional title for the schema.
@@ -4872,7 +4924,7 @@ pub struct ElicitationSchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Property definitions (must be primitive types).
@@ -4902,7 +4954,7 @@ pub struct ElicitationSchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5096,6 +5148,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl crate::runtime::de::Scalar for ElicitationSchemaType {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 #[cfg(feature = "schemars")]
@@ -5501,6 +5558,11 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
         deserializer.deserialize_str(Visitor)
     }
 }
+impl crate::runtime::de::Scalar for StringFormat {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringFormat {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -5536,7 +5598,7 @@ pub struct EnumOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5618,7 +5680,7 @@ pub struct StringPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -5628,7 +5690,7 @@ pub struct StringPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum string length.
@@ -5674,7 +5736,7 @@ pub struct StringPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<::std::string::String>,
     /// Enum values for untitled single-select enums.
@@ -5848,7 +5910,7 @@ pub struct NumberPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -5858,7 +5920,7 @@ pub struct NumberPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -5886,7 +5948,7 @@ pub struct NumberPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<f64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5991,7 +6053,7 @@ pub struct IntegerPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -6001,7 +6063,7 @@ pub struct IntegerPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -6029,7 +6091,7 @@ pub struct IntegerPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6134,7 +6196,7 @@ pub struct BooleanPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -6144,7 +6206,7 @@ pub struct BooleanPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Default value.
@@ -6154,7 +6216,7 @@ pub struct BooleanPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6529,7 +6591,7 @@ pub struct MultiSelectPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -6539,7 +6601,7 @@ pub struct MultiSelectPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum number of items to select.
@@ -6825,7 +6887,15 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ElicitationId(pub ::std::sync::Arc<str>);
+pub struct ElicitationId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for ElicitationId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl ElicitationId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -8929,7 +8999,7 @@ pub struct AgentCapabilities {
         rename = "loadSession",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub load_session: ::core::option::Option<bool>,
     /// Prompt capabilities supported by the agent.
@@ -9111,7 +9181,7 @@ pub struct AgentCapabilities {
         rename = "loadSession",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub load_session: ::core::option::Option<bool>,
     /// Prompt capabilities supported by the agent.
@@ -9329,7 +9399,7 @@ pub struct PromptCapabilities {
         rename = "image",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub image: ::core::option::Option<bool>,
     /// Agent supports `audio` content blocks.
@@ -9339,7 +9409,7 @@ pub struct PromptCapabilities {
         rename = "audio",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub audio: ::core::option::Option<bool>,
     /// Agent supports embedded context in `session/prompt` requests.
@@ -9352,7 +9422,7 @@ pub struct PromptCapabilities {
         rename = "embeddedContext",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub embedded_context: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9436,7 +9506,7 @@ pub struct McpCapabilities {
         rename = "http",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub http: ::core::option::Option<bool>,
     /// Agent supports `sse` MCP servers.
@@ -9446,7 +9516,7 @@ pub struct McpCapabilities {
         rename = "sse",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub sse: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9525,7 +9595,7 @@ pub struct McpCapabilities {
         rename = "http",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub http: ::core::option::Option<bool>,
     /// Agent supports `sse` MCP servers.
@@ -9535,7 +9605,7 @@ pub struct McpCapabilities {
         rename = "sse",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub sse: ::core::option::Option<bool>,
     /// **UNSTABLE**
@@ -9549,7 +9619,7 @@ pub struct McpCapabilities {
         rename = "acp",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub acp: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10873,7 +10943,15 @@ impl ::schemars::JsonSchema for AuthMethod {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct AuthMethodId(pub ::std::sync::Arc<str>);
+pub struct AuthMethodId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for AuthMethodId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl AuthMethodId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -10948,7 +11026,7 @@ pub struct AuthMethodTerminal {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
@@ -11077,7 +11155,7 @@ pub struct AuthMethodAgent {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11168,7 +11246,7 @@ pub struct Implementation {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Version of the implementation. Can be displayed to the user or used
@@ -11564,7 +11642,15 @@ impl ::schemars::JsonSchema for SessionModeState {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionModeId(pub ::std::sync::Arc<str>);
+pub struct SessionModeId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionModeId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionModeId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -11635,7 +11721,7 @@ pub struct SessionMode {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11723,7 +11809,7 @@ pub struct SessionConfigOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional semantic category for this option (UX only).
@@ -11731,7 +11817,7 @@ pub struct SessionConfigOption {
         rename = "category",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub category: crate::runtime::Nullable<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12010,7 +12096,15 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionConfigId(pub ::std::sync::Arc<str>);
+pub struct SessionConfigId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionConfigId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionConfigId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -12202,6 +12296,11 @@ impl ::core::convert::From<&str> for SessionConfigOptionCategory {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for SessionConfigOptionCategory {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -12233,7 +12332,15 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionConfigValueId(pub ::std::sync::Arc<str>);
+pub struct SessionConfigValueId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionConfigValueId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionConfigValueId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -12380,7 +12487,7 @@ pub struct SessionConfigSelectOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12547,7 +12654,15 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionConfigGroupId(pub ::std::sync::Arc<str>);
+pub struct SessionConfigGroupId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionConfigGroupId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionConfigGroupId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -12808,7 +12923,7 @@ pub struct ListSessionsResponse {
         rename = "nextCursor",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub next_cursor: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12915,7 +13030,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// ISO 8601 timestamp of last activity
@@ -12923,7 +13038,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13046,7 +13161,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// ISO 8601 timestamp of last activity
@@ -13054,7 +13169,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// **UNSTABLE**
@@ -13069,7 +13184,7 @@ pub struct SessionInfo {
         rename = "archived",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub archived: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13805,6 +13920,11 @@ impl<'de> ::serde::Deserialize<'de> for StopReason {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl crate::runtime::de::Scalar for StopReason {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 #[cfg(feature = "schemars")]
@@ -15928,7 +16048,15 @@ impl ::schemars::JsonSchema for SessionUpdate {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct MessageId(pub ::std::sync::Arc<str>);
+pub struct MessageId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for MessageId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl MessageId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -15997,7 +16125,7 @@ pub struct ContentChunk {
         rename = "messageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub message_id: crate::runtime::Nullable<MessageId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16090,7 +16218,7 @@ pub struct ToolCall {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// The category of tool being invoked.
@@ -16099,7 +16227,7 @@ pub struct ToolCall {
         rename = "kind",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub kind: ::core::option::Option<ToolKind>,
     /// Current execution status of the tool call.
@@ -16107,7 +16235,7 @@ pub struct ToolCall {
         rename = "status",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub status: ::core::option::Option<ToolCallStatus>,
     /// Content produced by the tool call.
@@ -16462,6 +16590,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
         deserializer.deserialize_str(Visitor)
     }
 }
+impl crate::runtime::de::Scalar for PlanEntryPriority {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -16568,6 +16701,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl crate::runtime::de::Scalar for PlanEntryStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 #[cfg(feature = "schemars")]
@@ -17077,7 +17215,7 @@ pub struct SessionInfoUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// ISO 8601 timestamp of last activity. Set to null to clear.
@@ -17085,7 +17223,7 @@ pub struct SessionInfoUpdate {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -17420,6 +17558,11 @@ impl ::core::convert::From<&str> for NoticeSeverity {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for NoticeSeverity {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -17463,7 +17606,7 @@ pub struct Notice {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Metadata scoped to this notice.
@@ -17547,7 +17690,15 @@ impl ::schemars::JsonSchema for Notice {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct CompactionId(pub ::std::sync::Arc<str>);
+pub struct CompactionId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for CompactionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl CompactionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -17734,6 +17885,11 @@ impl ::core::convert::From<&str> for CompactionStatus {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for CompactionStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -17782,7 +17938,7 @@ pub struct CompactionUpdate {
         rename = "error",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub error: crate::runtime::Nullable<::std::string::String>,
     /// Extensible metadata patch for this compaction.
@@ -19505,7 +19661,7 @@ pub struct ClientCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub terminal: ::core::option::Option<bool>,
     /// Session-related capabilities supported by the client.
@@ -19690,7 +19846,7 @@ pub struct ClientCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub terminal: ::core::option::Option<bool>,
     /// Session-related capabilities supported by the client.
@@ -19921,7 +20077,7 @@ pub struct FileSystemCapabilities {
         rename = "readTextFile",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub read_text_file: ::core::option::Option<bool>,
     /// Whether the Client supports `fs/write_text_file` requests.
@@ -19931,7 +20087,7 @@ pub struct FileSystemCapabilities {
         rename = "writeTextFile",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub write_text_file: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20343,7 +20499,7 @@ pub struct AuthCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub terminal: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24755,7 +24911,7 @@ pub struct TerminalExitStatus {
         rename = "exitCode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub exit_code: crate::runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
@@ -24763,7 +24919,7 @@ pub struct TerminalExitStatus {
         rename = "signal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub signal: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24898,7 +25054,7 @@ pub struct WaitForTerminalExitResponse {
         rename = "exitCode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub exit_code: crate::runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
@@ -24906,7 +25062,7 @@ pub struct WaitForTerminalExitResponse {
         rename = "signal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub signal: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -26088,7 +26244,16 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct McpServerAcpId(pub ::std::sync::Arc<str>);
+pub struct McpServerAcpId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for McpServerAcpId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl McpServerAcpId {
     /// Wraps a string.
@@ -26170,7 +26335,16 @@ impl ::schemars::JsonSchema for McpServerAcpId {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct McpRequestId(pub ::std::sync::Arc<str>);
+pub struct McpRequestId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for McpRequestId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl McpRequestId {
     /// Wraps a string.
@@ -27058,7 +27232,16 @@ impl ::schemars::JsonSchema for ProviderInfo {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ProviderId(pub ::std::sync::Arc<str>);
+pub struct ProviderId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for ProviderId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl ProviderId {
     /// Wraps a string.
@@ -27266,6 +27449,12 @@ impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
 impl ::core::convert::From<&str> for LlmProtocol {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for LlmProtocol {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "unstable")]
@@ -27745,6 +27934,12 @@ impl ::core::convert::From<&str> for AuthState {
     }
 }
 #[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for AuthState {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthState {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -27790,7 +27985,7 @@ pub struct AuthAccount {
         rename = "active",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub active: crate::runtime::Nullable<bool>,
     /// Display name of the user, such as a username or full name.
@@ -27800,7 +27995,7 @@ pub struct AuthAccount {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Email address of the user.
@@ -27810,7 +28005,7 @@ pub struct AuthAccount {
         rename = "email",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub email: crate::runtime::Nullable<::std::string::String>,
     /// Display name of the organization, team, or workspace the account is using.
@@ -27820,7 +28015,7 @@ pub struct AuthAccount {
         rename = "organization",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub organization: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28382,6 +28577,12 @@ impl ::core::convert::From<&str> for SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for SessionStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28496,7 +28697,7 @@ pub struct Usage {
         rename = "thoughtTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub thought_tokens: crate::runtime::Nullable<u64>,
     /// Total cache read tokens.
@@ -28504,7 +28705,7 @@ pub struct Usage {
         rename = "cachedReadTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub cached_read_tokens: crate::runtime::Nullable<u64>,
     /// Total cache write tokens.
@@ -28512,7 +28713,7 @@ pub struct Usage {
         rename = "cachedWriteTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub cached_write_tokens: crate::runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28813,7 +29014,16 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct PlanId(pub ::std::sync::Arc<str>);
+pub struct PlanId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for PlanId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl PlanId {
     /// Wraps a string.
@@ -30251,7 +30461,7 @@ pub struct SubagentUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// The parent's human-readable description of the child's role or purpose.
@@ -30263,7 +30473,7 @@ pub struct SubagentUpdate {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Client-initiated session mutations permitted for this subagent session.
@@ -30464,7 +30674,7 @@ pub struct SessionMessage {
         rename = "senderSessionId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub sender_session_id: crate::runtime::Nullable<SessionId>,
     /// The receiving session.
@@ -30474,7 +30684,7 @@ pub struct SessionMessage {
         rename = "recipientSessionId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub recipient_session_id: crate::runtime::Nullable<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
@@ -30486,7 +30696,7 @@ pub struct SessionMessage {
         rename = "senderMessageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub sender_message_id: crate::runtime::Nullable<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
@@ -30498,7 +30708,7 @@ pub struct SessionMessage {
         rename = "recipientMessageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub recipient_message_id: crate::runtime::Nullable<MessageId>,
     /// Omitted leaves content unchanged. `null` or `[]` clears it.
@@ -31594,6 +31804,12 @@ impl ::core::convert::From<&str> for SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for SystemPromptMode {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SystemPromptMode {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -31747,6 +31963,12 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
 impl ::core::convert::From<&str> for SessionArchiveFilter {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for SessionArchiveFilter {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "unstable")]

@@ -539,7 +539,7 @@ pub struct RequestPermissionRequest {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional structured context about the operation requiring permission.
@@ -673,7 +673,15 @@ impl ::schemars::JsonSchema for RequestPermissionRequest {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionId(pub ::std::sync::Arc<str>);
+pub struct SessionId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -938,7 +946,7 @@ pub struct ToolCallUpdate {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable title describing what the tool is doing.
@@ -949,7 +957,7 @@ pub struct ToolCallUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// The category of tool being invoked.
@@ -961,7 +969,7 @@ pub struct ToolCallUpdate {
         rename = "kind",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub kind: crate::runtime::Nullable<ToolKind>,
     /// Current execution status of the tool call.
@@ -972,7 +980,7 @@ pub struct ToolCallUpdate {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub status: crate::runtime::Nullable<ToolCallStatus>,
     /// Content produced by the tool call.
@@ -1201,7 +1209,15 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ToolCallId(pub ::std::sync::Arc<str>);
+pub struct ToolCallId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for ToolCallId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl ToolCallId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -1432,6 +1448,11 @@ impl ::core::convert::From<&str> for ToolKind {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for ToolKind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1604,6 +1625,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
 impl ::core::convert::From<&str> for ToolCallStatus {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+impl crate::runtime::de::Scalar for ToolCallStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "schemars")]
@@ -2134,7 +2160,7 @@ pub struct Annotations {
         rename = "lastModified",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub last_modified: crate::runtime::Nullable<::std::string::String>,
     /// Relative importance of this content when clients choose what to surface, from 0 (least
@@ -2336,6 +2362,11 @@ impl ::core::convert::From<&str> for Role {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for Role {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2450,7 +2481,15 @@ impl ::schemars::JsonSchema for TextContent {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct MediaType(pub ::std::sync::Arc<str>);
+pub struct MediaType(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for MediaType {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl MediaType {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -2523,7 +2562,7 @@ pub struct ImageContent {
         rename = "uri",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub uri: crate::runtime::Nullable<::std::string::String>,
     /// Optional annotations that help clients decide how to display or route this content.
@@ -2732,7 +2771,7 @@ pub struct Icon {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// Optional array of strings that specify sizes at which the icon can be used.
@@ -2756,7 +2795,7 @@ pub struct Icon {
         rename = "theme",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub theme: crate::runtime::Nullable<IconTheme>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2954,6 +2993,11 @@ impl ::core::convert::From<&str> for IconTheme {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for IconTheme {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IconTheme {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2991,7 +3035,7 @@ pub struct ResourceLink {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Optional human-readable details shown with this protocol object.
@@ -3001,7 +3045,7 @@ pub struct ResourceLink {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
@@ -3021,7 +3065,7 @@ pub struct ResourceLink {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// Optional size of the linked resource in bytes, if known.
@@ -3031,7 +3075,7 @@ pub struct ResourceLink {
         rename = "size",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub size: crate::runtime::Nullable<u64>,
     /// Optional annotations that help clients decide how to display or route this content.
@@ -3265,7 +3309,7 @@ pub struct TextResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3352,7 +3396,7 @@ pub struct BlobResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3586,7 +3630,7 @@ pub struct DiffChange {
         rename = "fileType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub file_type: crate::runtime::Nullable<DiffFileType>,
     /// MIME type of the file contents after the operation (for `delete`, of the deleted file).
@@ -3596,7 +3640,7 @@ pub struct DiffChange {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4087,6 +4131,11 @@ impl ::core::convert::From<&str> for DiffFileType {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for DiffFileType {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffFileType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4121,7 +4170,15 @@ impl ::schemars::JsonSchema for DiffFileType {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct AbsolutePath(pub ::std::sync::Arc<str>);
+pub struct AbsolutePath(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for AbsolutePath {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl AbsolutePath {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -4453,6 +4510,11 @@ impl ::core::convert::From<&str> for DiffPatchFormat {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for DiffPatchFormat {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPatchFormat {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4578,7 +4640,15 @@ impl ::schemars::JsonSchema for Diff {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct TerminalId(pub ::std::sync::Arc<str>);
+pub struct TerminalId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for TerminalId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl TerminalId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -5001,7 +5071,7 @@ pub struct CommandPermissionSubject {
         rename = "toolCallId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub tool_call_id: crate::runtime::Nullable<ToolCallId>,
     /// The associated terminal, when already known. Omitted and `null` are equivalent.
@@ -5009,7 +5079,7 @@ pub struct CommandPermissionSubject {
         rename = "terminalId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub terminal_id: crate::runtime::Nullable<TerminalId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5191,7 +5261,15 @@ impl ::schemars::JsonSchema for PermissionOption {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct PermissionOptionId(pub ::std::sync::Arc<str>);
+pub struct PermissionOptionId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for PermissionOptionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl PermissionOptionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -5379,6 +5457,11 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
 impl ::core::convert::From<&str> for PermissionOptionKind {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+impl crate::runtime::de::Scalar for PermissionOptionKind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "schemars")]
@@ -5720,7 +5803,7 @@ pub struct ElicitationSessionScope {
         rename = "toolCallId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub tool_call_id: crate::runtime::Nullable<ToolCallId>,
 }
@@ -5826,7 +5909,7 @@ pub struct ElicitationSchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Property definitions (must be primitive types).
@@ -5851,7 +5934,7 @@ pub struct ElicitationSchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6028,6 +6111,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
             }
         }
         deserializer.deserialize_str(Visitor)
+    }
+}
+impl crate::runtime::de::Scalar for ElicitationSchemaType {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
     }
 }
 #[cfg(feature = "schemars")]
@@ -6467,6 +6555,11 @@ impl ::core::convert::From<&str> for StringFormat {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for StringFormat {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringFormat {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -6502,7 +6595,7 @@ pub struct EnumOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6582,7 +6675,7 @@ pub struct StringPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -6592,7 +6685,7 @@ pub struct StringPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum string length.
@@ -6640,7 +6733,7 @@ pub struct StringPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<::std::string::String>,
     /// Enum values for untitled single-select enums.
@@ -6818,7 +6911,7 @@ pub struct NumberPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -6828,7 +6921,7 @@ pub struct NumberPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -6856,7 +6949,7 @@ pub struct NumberPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<f64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6959,7 +7052,7 @@ pub struct IntegerPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -6969,7 +7062,7 @@ pub struct IntegerPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -6997,7 +7090,7 @@ pub struct IntegerPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7100,7 +7193,7 @@ pub struct BooleanPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -7110,7 +7203,7 @@ pub struct BooleanPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Default value.
@@ -7120,7 +7213,7 @@ pub struct BooleanPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub default: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7493,7 +7586,7 @@ pub struct MultiSelectPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -7503,7 +7596,7 @@ pub struct MultiSelectPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum number of items to select.
@@ -7787,7 +7880,15 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ElicitationId(pub ::std::sync::Arc<str>);
+pub struct ElicitationId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for ElicitationId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl ElicitationId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -9863,7 +9964,7 @@ pub struct Implementation {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Version of the implementation. Can be displayed to the user or used
@@ -11841,7 +11942,15 @@ impl ::schemars::JsonSchema for AuthMethod {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct AuthMethodId(pub ::std::sync::Arc<str>);
+pub struct AuthMethodId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for AuthMethodId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl AuthMethodId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -11981,7 +12090,7 @@ pub struct AuthMethodTerminal {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
@@ -12115,7 +12224,7 @@ pub struct AuthMethodAgent {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12452,7 +12561,7 @@ pub struct SessionConfigOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional semantic category for this option (UX only).
@@ -12462,7 +12571,7 @@ pub struct SessionConfigOption {
         rename = "category",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub category: crate::runtime::Nullable<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12761,7 +12870,15 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionConfigId(pub ::std::sync::Arc<str>);
+pub struct SessionConfigId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionConfigId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionConfigId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -12957,6 +13074,11 @@ impl ::core::convert::From<&str> for SessionConfigOptionCategory {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for SessionConfigOptionCategory {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -12988,7 +13110,15 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionConfigValueId(pub ::std::sync::Arc<str>);
+pub struct SessionConfigValueId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionConfigValueId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionConfigValueId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -13137,7 +13267,7 @@ pub struct SessionConfigSelectOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13306,7 +13436,15 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionConfigGroupId(pub ::std::sync::Arc<str>);
+pub struct SessionConfigGroupId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionConfigGroupId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionConfigGroupId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -14020,7 +14158,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// RFC 3339 timestamp of last activity.
@@ -14032,7 +14170,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14160,7 +14298,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// RFC 3339 timestamp of last activity.
@@ -14172,7 +14310,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// **UNSTABLE**
@@ -14187,7 +14325,7 @@ pub struct SessionInfo {
         rename = "archived",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub archived: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14306,7 +14444,15 @@ impl ::schemars::JsonSchema for SessionInfo {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionListCursor(pub ::std::sync::Arc<str>);
+pub struct SessionListCursor(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for SessionListCursor {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl SessionListCursor {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -14885,7 +15031,15 @@ impl ::schemars::JsonSchema for PromptResponse {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct MessageId(pub ::std::sync::Arc<str>);
+pub struct MessageId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for MessageId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl MessageId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -20258,7 +20412,7 @@ pub struct TerminalExitStatus {
         rename = "exitCode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub exit_code: crate::runtime::Nullable<i64>,
     /// Signal that terminated the process, when known.
@@ -20270,7 +20424,7 @@ pub struct TerminalExitStatus {
         rename = "signal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub signal: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20564,7 +20718,7 @@ pub struct TerminalUpdate {
         rename = "command",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub command: crate::runtime::Nullable<::std::string::String>,
     /// The absolute working directory of the command.
@@ -20572,7 +20726,7 @@ pub struct TerminalUpdate {
         rename = "cwd",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub cwd: crate::runtime::Nullable<AbsolutePath>,
     /// An authoritative replacement snapshot of terminal output bytes.
@@ -21221,7 +21375,15 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct PlanId(pub ::std::sync::Arc<str>);
+pub struct PlanId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for PlanId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl PlanId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -21488,6 +21650,11 @@ impl ::core::convert::From<&str> for PlanEntryPriority {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for PlanEntryPriority {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21641,6 +21808,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
 impl ::core::convert::From<&str> for PlanEntryStatus {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+impl crate::runtime::de::Scalar for PlanEntryStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "schemars")]
@@ -21948,7 +22120,7 @@ pub struct SessionInfoUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// RFC 3339 timestamp of last activity. Set to null to clear.
@@ -21958,7 +22130,7 @@ pub struct SessionInfoUpdate {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22298,6 +22470,11 @@ impl ::core::convert::From<&str> for NoticeSeverity {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for NoticeSeverity {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -22339,7 +22516,7 @@ pub struct Notice {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22425,7 +22602,15 @@ impl ::schemars::JsonSchema for Notice {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct CompactionId(pub ::std::sync::Arc<str>);
+pub struct CompactionId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+impl crate::runtime::de::Scalar for CompactionId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 impl CompactionId {
     /// Wraps a string.
     pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
@@ -22612,6 +22797,11 @@ impl ::core::convert::From<&str> for CompactionStatus {
         Self::from_str_lossless(value)
     }
 }
+impl crate::runtime::de::Scalar for CompactionStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -22659,7 +22849,7 @@ pub struct CompactionUpdate {
         rename = "error",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub error: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29739,7 +29929,16 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct McpServerAcpId(pub ::std::sync::Arc<str>);
+pub struct McpServerAcpId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for McpServerAcpId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl McpServerAcpId {
     /// Wraps a string.
@@ -29818,7 +30017,16 @@ impl ::schemars::JsonSchema for McpServerAcpId {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct McpRequestId(pub ::std::sync::Arc<str>);
+pub struct McpRequestId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for McpRequestId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl McpRequestId {
     /// Wraps a string.
@@ -30767,7 +30975,16 @@ impl ::schemars::JsonSchema for ProviderInfo {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ProviderId(pub ::std::sync::Arc<str>);
+pub struct ProviderId(
+    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
+    pub ::std::sync::Arc<str>,
+);
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for ProviderId {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self(v.into()))
+    }
+}
 #[cfg(feature = "unstable")]
 impl ProviderId {
     /// Wraps a string.
@@ -30979,6 +31196,12 @@ impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
 impl ::core::convert::From<&str> for LlmProtocol {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for LlmProtocol {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "unstable")]
@@ -31460,6 +31683,12 @@ impl ::core::convert::From<&str> for AuthState {
     }
 }
 #[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for AuthState {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthState {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -31505,7 +31734,7 @@ pub struct AuthAccount {
         rename = "active",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub active: crate::runtime::Nullable<bool>,
     /// Display name of the user, such as a username or full name.
@@ -31515,7 +31744,7 @@ pub struct AuthAccount {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Email address of the user.
@@ -31525,7 +31754,7 @@ pub struct AuthAccount {
         rename = "email",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub email: crate::runtime::Nullable<::std::string::String>,
     /// Display name of the organization, team, or workspace the account is using.
@@ -31535,7 +31764,7 @@ pub struct AuthAccount {
         rename = "organization",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub organization: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -32133,6 +32362,12 @@ impl ::core::convert::From<&str> for SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for SessionStatus {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -32244,7 +32479,7 @@ pub struct Usage {
         rename = "thoughtTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub thought_tokens: crate::runtime::Nullable<u64>,
     /// Cache read tokens for the completed work.
@@ -32254,7 +32489,7 @@ pub struct Usage {
         rename = "cachedReadTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub cached_read_tokens: crate::runtime::Nullable<u64>,
     /// Cache write tokens for the completed work.
@@ -32264,7 +32499,7 @@ pub struct Usage {
         rename = "cachedWriteTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub cached_write_tokens: crate::runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -32941,7 +33176,7 @@ pub struct SubagentUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// The parent's human-readable description of the child's role or purpose.
@@ -32952,7 +33187,7 @@ pub struct SubagentUpdate {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Client-initiated session mutations permitted for this subagent session.
@@ -33151,7 +33386,7 @@ pub struct SessionMessage {
         rename = "senderSessionId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub sender_session_id: crate::runtime::Nullable<SessionId>,
     /// The receiving session.
@@ -33161,7 +33396,7 @@ pub struct SessionMessage {
         rename = "recipientSessionId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub recipient_session_id: crate::runtime::Nullable<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
@@ -33173,7 +33408,7 @@ pub struct SessionMessage {
         rename = "senderMessageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub sender_message_id: crate::runtime::Nullable<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
@@ -33185,7 +33420,7 @@ pub struct SessionMessage {
         rename = "recipientMessageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
     pub recipient_message_id: crate::runtime::Nullable<MessageId>,
     /// Omitted leaves content unchanged. `null` clears it. A concrete array
@@ -34169,6 +34404,12 @@ impl ::core::convert::From<&str> for SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for SystemPromptMode {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SystemPromptMode {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -34322,6 +34563,12 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
 impl ::core::convert::From<&str> for SessionArchiveFilter {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl crate::runtime::de::Scalar for SessionArchiveFilter {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
 #[cfg(feature = "unstable")]
