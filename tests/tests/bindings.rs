@@ -76,12 +76,12 @@ fn run(version: &str, reencode: Reencode) -> usize {
 
 #[test]
 fn v1_corpus_round_trips() {
-    let n = run("v1", acp_bindings::v1::reencode);
+    let n = run("v1", acp_tools::registry::v1::reencode);
     assert!(n >= 20, "the v1 corpus has only {n} cases");
 }
 
 #[test]
 fn v2_corpus_round_trips() {
-    let n = run("v2", acp_bindings::v2::reencode);
+    let n = run("v2", acp_tools::registry::v2::reencode);
     assert!(n >= 20, "the v2 corpus has only {n} cases");
 }

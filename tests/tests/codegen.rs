@@ -71,7 +71,14 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn layout(dir: &Path, locked: bool) -> Layout {
-    Layout { root: dir.to_path_buf(), schema_dir: dir.join("schema"), locked, out_dir: dir.join("out"), fixtures: None }
+    Layout {
+        root: dir.to_path_buf(),
+        schema_dir: dir.join("schema"),
+        locked,
+        out_dir: dir.join("out"),
+        fixtures: None,
+        registry: None,
+    }
 }
 
 #[test]

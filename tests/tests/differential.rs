@@ -30,11 +30,11 @@ use std::path::Path;
 type Reencode = fn(&str, &str) -> Option<Result<Value, String>>;
 
 fn ours_v1(t: &str, text: &str) -> Option<Result<Value, String>> {
-    acp_bindings::v1::reencode(t, text).map(|r| r.map_err(|e| e.to_string()))
+    acp_tools::registry::v1::reencode(t, text).map(|r| r.map_err(|e| e.to_string()))
 }
 
 fn ours_v2(t: &str, text: &str) -> Option<Result<Value, String>> {
-    acp_bindings::v2::reencode(t, text).map(|r| r.map_err(|e| e.to_string()))
+    acp_tools::registry::v2::reencode(t, text).map(|r| r.map_err(|e| e.to_string()))
 }
 
 /// Names the kind of each difference between our and the official re-encoding.

@@ -129,8 +129,8 @@ impl Checker {
 
     fn bare(&self, type_name: &str, text: &str) -> Result<Value, Outcome> {
         let result = match self.protocol {
-            Protocol::V1 => acp_bindings::v1::reencode(type_name, text),
-            Protocol::V2 => acp_bindings::v2::reencode(type_name, text),
+            Protocol::V1 => crate::registry::v1::reencode(type_name, text),
+            Protocol::V2 => crate::registry::v2::reencode(type_name, text),
         };
         match result {
             Some(r) => r.map_err(rejected),

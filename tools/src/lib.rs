@@ -2,3 +2,5 @@
 
 pub mod check;
 pub mod diff;
+#[rustfmt::skip]
+pub mod registry;

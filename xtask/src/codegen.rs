@@ -32,6 +32,8 @@ pub struct Layout {
     pub out_dir: PathBuf,
     /// Fixture schemas and the directory their Rust goes to.
     pub fixtures: Option<(PathBuf, PathBuf)>,
+    /// Where the by-name `reencode` registry for `acp-tools` goes.
+    pub registry: Option<PathBuf>,
 }
 
 impl Layout {
@@ -43,6 +45,7 @@ impl Layout {
             locked: true,
             out_dir: root.join("generated/src"),
             fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
+            registry: Some(root.join("tools/src/registry.rs")),
         }
     }
 }
@@ -82,18 +85,35 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     let lock = if layout.locked { Some(Lock::read(&layout.schema_dir)?) } else { None };
     let mut files = Vec::new();
     let mut stats = Vec::new();
+    let mut registries = Vec::new();
+    let mut sources = Vec::new();
     for version in ["v1", "v2"] {
         let (stable, s1) =
             lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.json"), lock.as_ref())?;
         let (unstable, s2) =
             lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.unstable.json"), lock.as_ref())?;
         stats.extend([s1, s2]);
-        let items = merge(&stable, &unstable);
+        let (items, registry) = merge(&stable, &unstable);
+        let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
+        let doc = format!(" `reencode` for every ACP {version} definition.");
+        registries.push(quote! {
+            #[doc = #doc]
+            pub mod #v {
+                use ::acp_bindings::#v as bindings;
+                #registry
+            }
+        });
+        sources.extend([stable.source.clone(), unstable.source.clone()]);
         let doc = format!(
             " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
         );
         let text = render(&[&stable.source, &unstable.source], &doc, items, &format!("{version}/mod.rs"))?;
         files.push((layout.out_dir.join(version).join("mod.rs"), text));
+    }
+    if let Some(path) = &layout.registry {
+        let doc = " Decode and re-encode a payload by definition name, for `check-messages --type` and the tests.";
+        let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
+        files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
     }
     let mut owned_dirs = Vec::new();
     if let Some((dir, out)) = &layout.fixtures {
@@ -155,7 +175,10 @@ fn lower_file(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result
 /// One item list for a version: items equal in both schemas (ignoring
 /// descriptions) once; items that differ twice, each behind its cfg; items
 /// only in the unstable schema behind `unstable`.
-pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
+///
+/// Also returns the version's `reencode` registry, which lives in `acp-tools`
+/// (instantiating a decoder for every type costs the bindings' users compile time).
+pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter()).with_schemars();
     let mut items = Vec::new();
@@ -181,20 +204,12 @@ pub fn merge(stable: &Module, unstable: &Module) -> Vec<TokenStream> {
         items.extend(unstable_emitter.def(u, Gate::Unstable));
         registry.push((u, Gate::Unstable));
     }
-    items.push(reencode_fn(&registry));
+    items.push(type_names(&registry));
     items.push(crate::rpc::module(&registry));
-    items
+    (items, reencode_fn(&registry))
 }
 
-/// `TYPE_NAMES` and `reencode(type_name, json)`: decode a payload as a named
-/// definition and encode it again (used by the corpus tests and message checks).
-fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
-    let arms = defs.iter().map(|(d, gate)| {
-        let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
-        let key = proc_macro2::Literal::string(&d.name);
-        let cfg = gate.cfg();
-        quote! { #cfg #key => go::<#name>(json), }
-    });
+fn type_names(defs: &[(&Def, Gate)]) -> TokenStream {
     let names = defs.iter().map(|(d, gate)| {
         let key = proc_macro2::Literal::string(&d.name);
         let cfg = gate.cfg();
@@ -203,7 +218,19 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
     quote! {
         /// The schema name of every definition in this module (in this build's feature set).
         pub const TYPE_NAMES: &[&str] = &[#(#names)*];
+    }
+}
 
+/// `reencode(type_name, json)`: decode a payload as a named definition and
+/// encode it again (used by `check-messages --type` and the tests).
+fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
+    let arms = defs.iter().map(|(d, gate)| {
+        let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
+        let key = proc_macro2::Literal::string(&d.name);
+        let cfg = gate.cfg();
+        quote! { #cfg #key => go::<bindings::#name>(json), }
+    });
+    quote! {
         /// Decodes `json` as the definition named `type_name` and encodes it again.
         ///
         /// Returns `None` when this build has no definition of that name.
@@ -211,13 +238,13 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
         pub fn reencode(
             type_name: &str,
             json: &str,
-        ) -> ::core::option::Option<::core::result::Result<::serde_json::Value, crate::runtime::rpc::DispatchError>> {
+        ) -> ::core::option::Option<::core::result::Result<::serde_json::Value, ::acp_bindings::runtime::rpc::DispatchError>> {
             fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
                 json: &str,
-            ) -> ::core::result::Result<::serde_json::Value, crate::runtime::rpc::DispatchError> {
-                let value: T = crate::runtime::rpc::decode(json)?;
+            ) -> ::core::result::Result<::serde_json::Value, ::acp_bindings::runtime::rpc::DispatchError> {
+                let value: T = ::acp_bindings::runtime::rpc::decode(json)?;
                 ::serde_json::to_value(value).map_err(|e| {
-                    crate::runtime::rpc::DispatchError::new(crate::runtime::rpc::DispatchErrorKind::InvalidPayload, "", e.to_string())
+                    ::acp_bindings::runtime::rpc::DispatchError::new(::acp_bindings::runtime::rpc::DispatchErrorKind::InvalidPayload, "", e.to_string())
                 })
             }
             ::core::option::Option::Some(match type_name {

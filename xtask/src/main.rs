@@ -77,6 +77,7 @@ fn main() -> ExitCode {
                     locked: false,
                     out_dir,
                     fixtures: None,
+                    registry: None,
                 },
                 _ => Layout::repo(&root),
             };

@@ -115,30 +115,74 @@ fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
-/// Decodes `text` as `T`; on failure, decodes again tracking the path, to
-/// report the JSON pointer of the failing value.
+/// Decodes `text` as `T`; an error names the JSON pointer of the failing value.
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DispatchError> {
-    match serde_json::from_str::<T>(text) {
-        Ok(v) => Ok(v),
-        Err(first) => {
-            let mut de = serde_json::Deserializer::from_str(text);
-            let (pointer, message) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
-                Err(e) => (pointer_of(e.path()), e.into_inner().to_string()),
-                Ok(_) => (String::new(), first.to_string()),
-            };
-            Err(DispatchError::new(DispatchErrorKind::InvalidPayload, pointer, message))
-        }
-    }
+    serde_json::from_str::<T>(text).map_err(|e| {
+        let pointer = if e.line() > 0 { pointer_at(text, e.line(), e.column()) } else { String::new() };
+        let message = e.to_string();
+        let message = match message.rfind(" at line ") {
+            Some(i) => message[..i].to_owned(),
+            None => message,
+        };
+        DispatchError::new(DispatchErrorKind::InvalidPayload, pointer, message)
+    })
 }
 
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
+enum Frame {
+    Object { key: Option<String>, expecting_key: bool },
+    Array { index: usize },
+}
+
+/// The JSON pointer of the innermost value open at `line:column` (serde_json's
+/// 1-based error position) in `text`. An object or array that was closed
+/// before the position is reported by its own pointer.
+pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let end = (start + column).min(text.len());
+    let bytes = &text.as_bytes()[..end];
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let from = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Frame::Object { key, expecting_key: expecting @ true }) = stack.last_mut() {
+                    let raw = &text[from..i.min(text.len())];
+                    *key =
+                        Some(serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_owned()));
+                    *expecting = false;
+                }
+            }
+            b'{' => stack.push(Frame::Object { key: None, expecting_key: true }),
+            b'[' => stack.push(Frame::Array { index: 0 }),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Object { key, expecting_key }) => {
+                    *key = None;
+                    *expecting_key = true;
+                }
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
     let mut out = String::new();
-    for seg in path.iter() {
-        match seg {
-            Segment::Seq { index } => out.push_str(&format!("/{index}")),
-            Segment::Map { key } => out.push_str(&format!("/{}", escape(key))),
-            Segment::Enum { .. } | Segment::Unknown => {}
+    for f in &stack {
+        match f {
+            Frame::Object { key: Some(k), .. } => {
+                out.push('/');
+                out.push_str(&escape(k));
+            }
+            Frame::Array { index } => out.push_str(&format!("/{index}")),
+            Frame::Object { key: None, .. } => {}
         }
     }
     out
@@ -248,5 +292,29 @@ impl<'a> RawMessage<'a> {
             return Err(DispatchError::new(DispatchErrorKind::InvalidMessage, "/jsonrpc", "`jsonrpc` must be \"2.0\""));
         }
         Ok(raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pointer_at;
+
+    fn at(text: &str, needle: &str) -> String {
+        let i = text.find(needle).expect("needle") + needle.len();
+        pointer_at(text, 1, i)
+    }
+
+    #[test]
+    fn positions_map_to_json_pointers() {
+        let t = r#"{"a": {"b": [1, {"c~/d": 7}]}, "e": "x"}"#;
+        assert_eq!(at(t, "7"), "/a/b/1/c~0~1d");
+        assert_eq!(at(t, "[1"), "/a/b/0");
+        assert_eq!(at(t, "7}"), "/a/b/1", "a closed object is reported by its own pointer");
+        assert_eq!(at(t, r#""x""#), "/e");
+        assert_eq!(at(t, r#"7}]}, "e": "x"}"#), "");
+        let multi = "{\n  \"k\": [\n    true,\n    5\n  ]\n}";
+        assert_eq!(pointer_at(multi, 4, 5), "/k/1");
+        let escaped = r#"{"a\"b": 1}"#;
+        assert_eq!(at(escaped, "1"), "/a\"b");
     }
 }
