@@ -13,7 +13,14 @@
 
 #![warn(missing_docs)]
 
+// The derive's output names `::acp_bindings`, also inside this crate.
+extern crate self as acp_bindings;
+
+pub mod patch;
 pub mod runtime;
+
+pub use acp_bindings_macros::AcpPatch;
+pub use patch::{Patch, PatchOps, Patchable};
 
 // Generated modules are formatted by the generator (prettyplease), not rustfmt.
 #[rustfmt::skip]

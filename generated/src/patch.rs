@@ -1,0 +1,403 @@
+//! Tri-state patches: the semantics of ACP v2 upserts, for the generated
+//! upserts and for users' own extension structs (`#[derive(AcpPatch)]`).
+//!
+//! On the wire a patch field is omitted (keep the stored value), `null`
+//! (clear it) or a value (set it). Lists are replaced whole; `[]` and `null`
+//! both clear. Fields that are not optional reset to their default on `null`.
+
+use std::fmt;
+
+use serde::de::{Deserialize, DeserializeOwned, Deserializer};
+use serde::ser::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// The value of a nested patch field when the field is not `nested`: no such patch exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoPatch {}
+
+impl Serialize for NoPatch {
+    fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        match *self {}
+    }
+}
+
+/// The per-key object of a by-key field after a clear: "remove every key,
+/// then set these". Only [`PatchOps::then`] produces it (a single ACP message
+/// cannot say it); it encodes as the object of keys it sets.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReplaceAll(pub Box<Map<String, Value>>);
+
+impl Serialize for ReplaceAll {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// A stored JSON object map that a by-key field patches.
+pub trait MetaMap: Clone + PartialEq {
+    /// The map.
+    fn map(&self) -> &Map<String, Value>;
+    /// The map, mutably.
+    fn map_mut(&mut self) -> &mut Map<String, Value>;
+    /// Wraps a map.
+    fn from_map(map: Map<String, Value>) -> Self;
+}
+
+impl MetaMap for Map<String, Value> {
+    fn map(&self) -> &Map<String, Value> {
+        self
+    }
+    fn map_mut(&mut self) -> &mut Map<String, Value> {
+        self
+    }
+    fn from_map(map: Map<String, Value>) -> Self {
+        map
+    }
+}
+
+impl MetaMap for Box<Map<String, Value>> {
+    fn map(&self) -> &Map<String, Value> {
+        self
+    }
+    fn map_mut(&mut self) -> &mut Map<String, Value> {
+        self
+    }
+    fn from_map(map: Map<String, Value>) -> Self {
+        Box::new(map)
+    }
+}
+
+/// The patch of a by-key (`_meta`) field.
+pub type ByKey = Patch<Box<Map<String, Value>>, ReplaceAll>;
+
+/// One field of a patch.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Patch<T, P = NoPatch> {
+    /// Omitted: the stored value is kept.
+    #[default]
+    Keep,
+    /// `null`: the stored value is cleared (`None`, empty, or the type's default).
+    Clear,
+    /// A value: the stored value is replaced.
+    Set(T),
+    /// An object for a `nested` field: the stored value is patched field by field.
+    Patch(P),
+}
+
+impl<T, P> Patch<T, P> {
+    /// `true` for [`Patch::Keep`] (the field is skipped when encoding).
+    pub fn is_keep(&self) -> bool {
+        matches!(self, Patch::Keep)
+    }
+
+    /// `true` for [`Patch::Clear`].
+    pub fn is_clear(&self) -> bool {
+        matches!(self, Patch::Clear)
+    }
+
+    /// The value of a [`Patch::Set`].
+    pub fn set_value(&self) -> Option<&T> {
+        match self {
+            Patch::Set(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl<T, P> From<T> for Patch<T, P> {
+    fn from(value: T) -> Self {
+        Patch::Set(value)
+    }
+}
+
+impl<T: Serialize, P: Serialize> Serialize for Patch<T, P> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Patch::Keep | Patch::Clear => serializer.serialize_none(),
+            Patch::Set(v) => v.serialize(serializer),
+            Patch::Patch(p) => p.serialize(serializer),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T, NoPatch> {
+    /// Strict decoding: `null` clears, a value sets, a malformed value is an error.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match Option::<T>::deserialize(deserializer)? {
+            Some(v) => Patch::Set(v),
+            None => Patch::Clear,
+        })
+    }
+}
+
+/// Decoding helpers used by the derive (`deserialize_with`).
+#[doc(hidden)]
+pub mod de {
+    use super::*;
+
+    /// The default-on-error rule for a patch field: a malformed value is `Keep`.
+    pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<T>, D::Error> {
+        let value = Value::deserialize(d)?;
+        if value.is_null() {
+            return Ok(Patch::Clear);
+        }
+        Ok(T::deserialize(value).map(Patch::Set).unwrap_or(Patch::Keep))
+    }
+
+    /// A list patch with `x-deserialize-skip-invalid-items`: bad items dropped,
+    /// a value that is not a list is `Keep`.
+    pub fn lenient_items<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::Null => Patch::Clear,
+            Value::Array(items) => Patch::Set(items.into_iter().filter_map(|i| T::deserialize(i).ok()).collect()),
+            _ => Patch::Keep,
+        })
+    }
+
+    /// A nested field: an object patches field by field; `null` clears.
+    pub fn nested<'de, D: Deserializer<'de>, T, P: DeserializeOwned>(
+        d: D,
+        lenient: bool,
+    ) -> Result<Patch<T, P>, D::Error> {
+        let value = Value::deserialize(d)?;
+        match value {
+            Value::Null => Ok(Patch::Clear),
+            other => match P::deserialize(other) {
+                Ok(p) => Ok(Patch::Patch(p)),
+                Err(_) if lenient => Ok(Patch::Keep),
+                Err(e) => Err(serde::de::Error::custom(e)),
+            },
+        }
+    }
+
+    /// A by-key (`_meta`) field with the default-on-error rule: an object
+    /// patches per key, `null` clears, anything else keeps.
+    pub fn lenient_by_key<'de, D: Deserializer<'de>>(d: D) -> Result<ByKey, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::Null => Patch::Clear,
+            Value::Object(m) => Patch::Set(Box::new(m)),
+            _ => Patch::Keep,
+        })
+    }
+
+    /// A by-key field, strict: anything but an object or `null` is an error.
+    pub fn strict_by_key<'de, D: Deserializer<'de>>(d: D) -> Result<ByKey, D::Error> {
+        Ok(match Option::<Map<String, Value>>::deserialize(d)? {
+            None => Patch::Clear,
+            Some(m) => Patch::Set(Box::new(m)),
+        })
+    }
+
+    /// [`nested`] with the default-on-error rule.
+    pub fn nested_lenient<'de, D: Deserializer<'de>, T, P: DeserializeOwned>(d: D) -> Result<Patch<T, P>, D::Error> {
+        nested(d, true)
+    }
+
+    /// [`nested`], strict.
+    pub fn nested_strict<'de, D: Deserializer<'de>, T, P: DeserializeOwned>(d: D) -> Result<Patch<T, P>, D::Error> {
+        nested(d, false)
+    }
+}
+
+/// A stored entity that ACP patches (an upsert's state).
+///
+/// Implemented by `#[derive(AcpPatch)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Patchable`",
+    label = "`#[acp(nested)]` needs a type that derives `AcpPatch`",
+    note = "add `#[derive(AcpPatch)]` to `{Self}`, or remove `#[acp(nested)]` to replace the whole value"
+)]
+pub trait Patchable: Sized {
+    /// The wire patch type.
+    type Patch: PatchOps;
+    /// Applies a patch in place.
+    fn apply(&mut self, patch: Self::Patch);
+    /// A new entity: the defaults, then the patch.
+    fn from_patch(patch: Self::Patch) -> Self;
+    /// The smallest patch turning `self` into `newer`.
+    fn diff(&self, newer: &Self) -> Self::Patch;
+}
+
+/// Operations every patch type has.
+pub trait PatchOps: Sized {
+    /// One patch with the effect of `self` then `later`.
+    fn then(self, later: Self) -> Self;
+    /// `true` when the patch changes nothing but the key.
+    fn is_empty(&self) -> bool;
+}
+
+// ---- field rules used by the derive ---------------------------------------
+
+/// What a field does on `Clear` and how patches compose, by field kind.
+#[doc(hidden)]
+pub mod field {
+    use super::*;
+
+    /// `Option<T>`: clear is `None`.
+    pub fn apply_option<T>(slot: &mut Option<T>, p: Patch<T>) {
+        match p {
+            Patch::Keep => {}
+            Patch::Clear => *slot = None,
+            Patch::Set(v) => *slot = Some(v),
+            Patch::Patch(n) => match n {},
+        }
+    }
+
+    /// A value with a default (lists included): clear is the default.
+    pub fn apply_value<T: Default>(slot: &mut T, p: Patch<T>) {
+        match p {
+            Patch::Keep => {}
+            Patch::Clear => *slot = T::default(),
+            Patch::Set(v) => *slot = v,
+            Patch::Patch(n) => match n {},
+        }
+    }
+
+    /// `_meta` by key: an object patches per top-level key (`null` removes the
+    /// key, any other value replaces it); `null` clears all.
+    pub fn apply_by_key<M: MetaMap>(slot: &mut Option<M>, p: ByKey) {
+        let changes = match p {
+            Patch::Keep => return,
+            Patch::Clear => {
+                *slot = None;
+                return;
+            }
+            Patch::Set(changes) => changes,
+            Patch::Patch(ReplaceAll(changes)) => {
+                *slot = None;
+                changes
+            }
+        };
+        let map = slot.get_or_insert_with(|| M::from_map(Map::new())).map_mut();
+        for (k, v) in *changes {
+            if v.is_null() {
+                map.remove(&k);
+            } else {
+                map.insert(k, v);
+            }
+        }
+    }
+
+    /// A nested entity: an object patches it, `null` resets it to its default.
+    pub fn apply_nested<T: Patchable + Default>(slot: &mut T, p: Patch<T, T::Patch>) {
+        match p {
+            Patch::Keep => {}
+            Patch::Clear => *slot = T::default(),
+            Patch::Set(v) => *slot = v,
+            Patch::Patch(inner) => slot.apply(inner),
+        }
+    }
+
+    /// The diff of a plain field: `Keep` when equal, else clear or set.
+    pub fn diff_option<T: Clone + PartialEq>(old: &Option<T>, new: &Option<T>) -> Patch<T> {
+        match (old, new) {
+            _ if old == new => Patch::Keep,
+            (_, None) => Patch::Clear,
+            (_, Some(v)) => Patch::Set(v.clone()),
+        }
+    }
+
+    /// The diff of a value with a default.
+    pub fn diff_value<T: Clone + PartialEq + Default>(old: &T, new: &T) -> Patch<T> {
+        if old == new {
+            Patch::Keep
+        } else if *new == T::default() {
+            Patch::Clear
+        } else {
+            Patch::Set(new.clone())
+        }
+    }
+
+    /// The diff of a by-key map: the changed keys, `null` for removed ones.
+    pub fn diff_by_key<M: MetaMap>(old: &Option<M>, new: &Option<M>) -> ByKey {
+        match (old, new) {
+            _ if old == new => Patch::Keep,
+            (_, None) => Patch::Clear,
+            // Stored values are never `null` (a `null` key removes it), so the
+            // whole new map is a per-key patch of the empty one.
+            (None, Some(n)) => Patch::Set(Box::new(n.map().clone())),
+            (Some(o), Some(n)) => {
+                let (o, n) = (o.map(), n.map());
+                let mut changes = Map::new();
+                for (k, v) in n.iter() {
+                    if o.get(k) != Some(v) {
+                        changes.insert(k.clone(), v.clone());
+                    }
+                }
+                for k in o.keys() {
+                    if !n.contains_key(k) {
+                        changes.insert(k.clone(), Value::Null);
+                    }
+                }
+                Patch::Set(Box::new(changes))
+            }
+        }
+    }
+
+    /// The diff of a nested entity.
+    pub fn diff_nested<T: Patchable + Clone + PartialEq + Default>(old: &T, new: &T) -> Patch<T, T::Patch> {
+        if old == new {
+            Patch::Keep
+        } else {
+            Patch::Patch(old.diff(new))
+        }
+    }
+
+    /// Composes two patches of a plain field: the later one wins unless it keeps.
+    pub fn then<T>(earlier: Patch<T>, later: Patch<T>) -> Patch<T> {
+        match later {
+            Patch::Keep => earlier,
+            other => other,
+        }
+    }
+
+    /// Composes two by-key patches: per-key changes merge, a later clear wins,
+    /// and changes after a clear rebuild the map from empty.
+    pub fn then_by_key(earlier: ByKey, later: ByKey) -> ByKey {
+        match (earlier, later) {
+            (e, Patch::Keep) => e,
+            (Patch::Set(mut a), Patch::Set(b)) => {
+                a.extend(*b);
+                Patch::Set(a)
+            }
+            (Patch::Clear, Patch::Set(b)) => Patch::Patch(ReplaceAll(b)),
+            (Patch::Patch(ReplaceAll(mut a)), Patch::Set(b)) => {
+                a.extend(*b);
+                Patch::Patch(ReplaceAll(a))
+            }
+            (_, later) => later,
+        }
+    }
+
+    /// Composes two nested patches: patches merge field by field.
+    pub fn then_nested<T: Patchable + Default>(
+        earlier: Patch<T, T::Patch>,
+        later: Patch<T, T::Patch>,
+    ) -> Patch<T, T::Patch> {
+        match (earlier, later) {
+            (e, Patch::Keep) => e,
+            (Patch::Patch(a), Patch::Patch(b)) => Patch::Patch(a.then(b)),
+            (Patch::Set(mut v), Patch::Patch(b)) => {
+                v.apply(b);
+                Patch::Set(v)
+            }
+            (Patch::Clear, Patch::Patch(b)) => {
+                let mut v = T::default();
+                v.apply(b);
+                Patch::Set(v)
+            }
+            (_, later) => later,
+        }
+    }
+}
+
+impl<T: fmt::Display, P> fmt::Display for Patch<T, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Patch::Keep => f.write_str("keep"),
+            Patch::Clear => f.write_str("clear"),
+            Patch::Set(v) => write!(f, "set {v}"),
+            Patch::Patch(_) => f.write_str("patch"),
+        }
+    }
+}

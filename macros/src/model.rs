@@ -1,0 +1,226 @@
+//! Parse and validate: the derive input and its `#[acp(...)]` attributes.
+
+use syn::spanned::Spanned;
+use syn::{Attribute, Data, DeriveInput, Fields, Ident, LitStr, Type, Visibility};
+
+/// The validated entity.
+pub struct Entity {
+    pub vis: Visibility,
+    pub name: Ident,
+    pub patch: Ident,
+    pub strict: bool,
+    /// `#[serde(...)]` attributes of the struct, copied onto the patch type.
+    pub serde_attrs: Vec<Attribute>,
+    pub fields: Vec<Field>,
+}
+
+/// How a field is patched.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// Identifies the entity; required on the wire; never patched.
+    Key,
+    /// `Option<T>`: `null` is `None`.
+    Optional,
+    /// Any other type (lists included): `null` is `T::default()`.
+    Value,
+    /// A JSON object map patched per top-level key.
+    ByKey,
+    /// A type that derives `AcpPatch`: an object patches it field by field.
+    Nested,
+    /// Not on the wire.
+    Skip,
+}
+
+pub struct Field {
+    pub ident: Ident,
+    pub ty: Type,
+    /// `T` of `Option<T>` for [`Rule::Optional`].
+    pub inner: Option<Type>,
+    pub rule: Rule,
+    pub skip_invalid_items: bool,
+    pub docs: Vec<Attribute>,
+    /// `#[serde(rename = ..)]` and `#[serde(alias = ..)]` of the field.
+    pub serde_attrs: Vec<proc_macro2::TokenStream>,
+}
+
+const FIELD_KEYS: &str = "`key`, `by_key`, `nested`, `skip`, `skip_invalid_items`";
+const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `strict`";
+
+impl Entity {
+    pub fn parse(input: &DeriveInput) -> Result<Entity, Vec<syn::Error>> {
+        let mut errors = Vec::new();
+        let named = match &input.data {
+            Data::Struct(s) => match &s.fields {
+                Fields::Named(n) => Some(n),
+                other => {
+                    errors.push(syn::Error::new(
+                        other.span(),
+                        "`AcpPatch` needs a struct with named fields (one per wire property); write `struct Name { field: Type, .. }`",
+                    ));
+                    None
+                }
+            },
+            Data::Enum(e) => {
+                errors.push(syn::Error::new(
+                    e.enum_token.span,
+                    "`AcpPatch` derives on the struct that holds an entity's state, not on an enum; put the enum in a field of a struct with named fields",
+                ));
+                None
+            }
+            Data::Union(u) => {
+                errors.push(syn::Error::new(
+                    u.union_token.span,
+                    "`AcpPatch` needs a struct with named fields, not a union",
+                ));
+                None
+            }
+        };
+        if !input.generics.params.is_empty() {
+            errors.push(syn::Error::new(
+                input.generics.span(),
+                "`AcpPatch` does not support generic structs; use concrete field types",
+            ));
+        }
+        let mut patch = None;
+        let mut strict = false;
+        for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
+            let r = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("patch") {
+                    let name: LitStr = meta.value()?.parse()?;
+                    patch = Some(Ident::new(&name.value(), name.span()));
+                } else if meta.path.is_ident("strict") {
+                    strict = true;
+                } else {
+                    let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                    return Err(
+                        meta.error(format!("unknown `acp` attribute `{what}` on a struct; expected {CONTAINER_KEYS}"))
+                    );
+                }
+                Ok(())
+            });
+            if let Err(e) = r {
+                errors.push(e);
+            }
+        }
+        let mut fields = Vec::new();
+        let mut key_seen: Option<Ident> = None;
+        for f in named.into_iter().flat_map(|n| n.named.iter()) {
+            let ident = f.ident.clone().expect("named field");
+            let mut rules: Vec<(Rule, proc_macro2::Span)> = Vec::new();
+            let mut skip_invalid_items = false;
+            for attr in f.attrs.iter().filter(|a| a.path().is_ident("acp")) {
+                let r = attr.parse_nested_meta(|meta| {
+                    let rule = if meta.path.is_ident("key") {
+                        Rule::Key
+                    } else if meta.path.is_ident("by_key") {
+                        Rule::ByKey
+                    } else if meta.path.is_ident("nested") {
+                        Rule::Nested
+                    } else if meta.path.is_ident("skip") {
+                        Rule::Skip
+                    } else if meta.path.is_ident("skip_invalid_items") {
+                        skip_invalid_items = true;
+                        return Ok(());
+                    } else {
+                        let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                        return Err(
+                            meta.error(format!("unknown `acp` attribute `{what}` on a field; expected {FIELD_KEYS}"))
+                        );
+                    };
+                    rules.push((rule, meta.path.span()));
+                    Ok(())
+                });
+                if let Err(e) = r {
+                    errors.push(e);
+                }
+            }
+            if rules.len() > 1 {
+                errors.push(syn::Error::new(
+                    rules[1].1,
+                    "a field takes at most one of `key`, `by_key`, `nested`, `skip`",
+                ));
+            }
+            let inner = option_inner(&f.ty);
+            let rule = match rules.first() {
+                Some((Rule::Key, span)) => {
+                    if let Some(first) = &key_seen {
+                        errors.push(syn::Error::new(
+                            *span,
+                            format!("only one field can be `#[acp(key)]`: the entity is already identified by `{first}`; remove this `key`"),
+                        ));
+                    }
+                    key_seen = Some(ident.clone());
+                    Rule::Key
+                }
+                Some((Rule::ByKey, _)) => {
+                    if !is_object_map(&f.ty) {
+                        errors.push(syn::Error::new(
+                            f.ty.span(),
+                            "`#[acp(by_key)]` needs a JSON object map: write `Option<serde_json::Map<String, serde_json::Value>>` (or `Option<Box<..>>`)",
+                        ));
+                    }
+                    Rule::ByKey
+                }
+                Some((rule, _)) => *rule,
+                None if inner.is_some() => Rule::Optional,
+                None => Rule::Value,
+            };
+            let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
+            let mut serde_attrs = Vec::new();
+            for attr in f.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+                let _ = attr.parse_nested_meta(|meta| {
+                    if meta.path.is_ident("rename") || meta.path.is_ident("alias") {
+                        let path = meta.path.clone();
+                        let value: LitStr = meta.value()?.parse()?;
+                        serde_attrs.push(quote::quote!(#path = #value));
+                    } else if meta.input.peek(syn::Token![=]) {
+                        let _: syn::Expr = meta.value()?.parse()?;
+                    }
+                    Ok(())
+                });
+            }
+            fields.push(Field { ident, ty: f.ty.clone(), inner, rule, skip_invalid_items, docs, serde_attrs });
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let name = input.ident.clone();
+        let patch = patch.unwrap_or_else(|| Ident::new(&format!("{name}Patch"), name.span()));
+        let serde_attrs = input.attrs.iter().filter(|a| a.path().is_ident("serde")).cloned().collect();
+        Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, fields })
+    }
+}
+
+/// `T` of `Option<T>`.
+fn option_inner(ty: &Type) -> Option<Type> {
+    let Type::Path(p) = ty else { return None };
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Option" {
+        return None;
+    }
+    match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+            syn::GenericArgument::Type(t) => Some(t.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `Option<Map<..>>`, `Option<Box<Map<..>>>` or the runtime's `JsonObject`.
+fn is_object_map(ty: &Type) -> bool {
+    let Some(inner) = option_inner(ty) else { return false };
+    let unboxed = match &inner {
+        Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Box") => {
+            match &p.path.segments.last().unwrap().arguments {
+                syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => t.clone(),
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        t => t.clone(),
+    };
+    matches!(&unboxed, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Map" || s.ident == "JsonObject"))
+}

@@ -1,0 +1,192 @@
+//! `#[derive(AcpPatch)]` on a user's own extension struct: wire format,
+//! apply / from_patch / diff / then, properties, and misuse (trybuild).
+
+use acp_bindings::{AcpPatch, Patch, PatchOps, Patchable};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    #[default]
+    Normal,
+    Insert,
+}
+
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cursor {
+    pub line: u32,
+    pub column: Option<u32>,
+}
+
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[acp(patch = "EditorStateUpdate")]
+#[serde(rename_all = "camelCase")]
+pub struct EditorState {
+    #[acp(key)]
+    pub buffer_id: String,
+    pub title: Option<String>,
+    pub mode: Mode,
+    pub files: Vec<String>,
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: Option<Map<String, Value>>,
+    #[acp(nested)]
+    pub cursor: Cursor,
+    #[acp(skip)]
+    pub cached_len: usize,
+}
+
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[acp(strict)]
+pub struct Strict {
+    #[acp(key)]
+    pub id: String,
+    pub size: Option<u32>,
+}
+
+fn patch(v: Value) -> EditorStateUpdate {
+    serde_json::from_value(v).unwrap()
+}
+
+#[test]
+fn omitted_keeps_null_clears_value_sets() {
+    let p = patch(json!({"bufferId": "b1", "title": null, "mode": "insert", "files": ["a.rs"]}));
+    assert_eq!(p.title, Patch::Clear);
+    assert_eq!(p.mode, Patch::Set(Mode::Insert));
+    assert!(p.cursor.is_keep() && p.meta.is_keep());
+    // Keep is not written; Clear is `null`; the renames of the struct are followed.
+    assert_eq!(
+        serde_json::to_value(&p).unwrap(),
+        json!({"bufferId": "b1", "title": null, "mode": "insert", "files": ["a.rs"]})
+    );
+    let mut s = EditorState { buffer_id: "b1".into(), title: Some("x".into()), cached_len: 7, ..Default::default() };
+    s.apply(p);
+    assert_eq!((s.title.as_deref(), s.mode, s.files.len(), s.cached_len), (None, Mode::Insert, 1, 7));
+    // `null` resets a non-optional field to its default; `[]` and `null` clear lists.
+    s.apply(patch(json!({"bufferId": "b1", "mode": null, "files": []})));
+    assert_eq!((s.mode, s.files.is_empty()), (Mode::Normal, true));
+}
+
+#[test]
+fn meta_by_key_and_nested_cursor() {
+    let mut s =
+        EditorState::from_patch(patch(json!({"bufferId": "b", "_meta": {"a": 1, "b": 2}, "cursor": {"line": 3}})));
+    assert_eq!(s.meta, Some(json!({"a": 1, "b": 2}).as_object().unwrap().clone()));
+    assert_eq!(s.cursor, Cursor { line: 3, column: None });
+    s.apply(patch(json!({"bufferId": "b", "_meta": {"a": null, "c": {"deep": true}}, "cursor": {"column": 9}})));
+    assert_eq!(s.meta, Some(json!({"b": 2, "c": {"deep": true}}).as_object().unwrap().clone()));
+    assert_eq!(s.cursor, Cursor { line: 3, column: Some(9) }, "an object patches the nested entity field by field");
+    s.apply(patch(json!({"bufferId": "b", "_meta": null, "cursor": null})));
+    assert_eq!((s.meta, s.cursor), (None, Cursor::default()));
+}
+
+#[test]
+fn malformed_values_keep_unless_strict_and_the_key_is_required() {
+    let p = patch(json!({"bufferId": "b", "title": 5, "mode": "flying", "files": "nope", "_meta": [1]}));
+    assert!(p.is_empty(), "malformed values decode as Keep: {p:?}");
+    let e = serde_json::from_value::<EditorStateUpdate>(json!({"title": "t"})).unwrap_err();
+    assert!(e.to_string().contains("missing field `bufferId`"), "{e}");
+    assert!(serde_json::from_value::<EditorStateUpdate>(json!({"bufferId": 3})).is_err());
+    assert!(serde_json::from_value::<StrictPatch>(json!({"id": "s", "size": "big"})).is_err());
+    assert_eq!(serde_json::from_value::<StrictPatch>(json!({"id": "s", "size": null})).unwrap().size, Patch::Clear);
+}
+
+#[test]
+fn diff_then_and_empty() {
+    let a =
+        EditorState { buffer_id: "b".into(), title: Some("a".into()), files: vec!["x".into()], ..Default::default() };
+    let b = EditorState { buffer_id: "b".into(), mode: Mode::Insert, ..a.clone() };
+    let d = a.diff(&b);
+    assert_eq!(serde_json::to_value(&d).unwrap(), json!({"bufferId": "b", "mode": "insert"}));
+    assert!(a.diff(&a).is_empty());
+    let p = patch(json!({"bufferId": "b", "title": "t1", "files": ["1"]}));
+    let q = patch(json!({"bufferId": "b", "title": null}));
+    let pq = p.clone().then(q.clone());
+    assert_eq!(serde_json::to_value(&pq).unwrap(), json!({"bufferId": "b", "title": null, "files": ["1"]}));
+}
+
+// ---- properties ---------------------------------------------------------
+
+fn opt_string() -> impl Strategy<Value = Option<String>> {
+    prop::option::of("[a-c]{0,2}")
+}
+
+fn meta() -> impl Strategy<Value = Option<Map<String, Value>>> {
+    prop::option::of(prop::collection::btree_map("[a-c]", 0u8..3, 0..3))
+        .prop_map(|m| m.map(|m| m.into_iter().map(|(k, v)| (k, Value::from(v))).collect()))
+}
+
+prop_compose! {
+    fn state()(title in opt_string(), insert in any::<bool>(), files in prop::collection::vec("[a-c]", 0..3),
+               meta in meta(), line in 0u32..3, column in prop::option::of(0u32..3)) -> EditorState {
+        EditorState { buffer_id: "b".into(), title, mode: if insert { Mode::Insert } else { Mode::Normal }, files, meta,
+                      cursor: Cursor { line, column }, cached_len: 0 }
+    }
+}
+
+fn field<T: Clone + std::fmt::Debug + 'static>(
+    set: impl Strategy<Value = T> + 'static,
+) -> impl Strategy<Value = Patch<T>> {
+    prop_oneof![Just(Patch::Keep), Just(Patch::Clear), set.prop_map(Patch::Set)]
+}
+
+prop_compose! {
+    fn update()(title in field("[a-c]{0,2}"), mode in field(prop_oneof![Just(Mode::Normal), Just(Mode::Insert)]),
+                files in field(prop::collection::vec("[a-c]", 0..3)),
+                meta in prop_oneof![Just(Patch::Keep), Just(Patch::Clear),
+                    prop::collection::btree_map("[a-c]", prop::option::of(0u8..3), 0..3).prop_map(|m| Patch::Set(Box::new(
+                        m.into_iter().map(|(k, v)| (k, v.map_or(Value::Null, Value::from))).collect())))],
+                cursor in prop_oneof![Just(Patch::Keep), Just(Patch::Clear),
+                    (field(0u32..3), field(0u32..3)).prop_map(|(line, column)| {
+                        let mut p = CursorPatch::new();
+                        p.line = line;
+                        p.column = column;
+                        Patch::Patch(p)
+                    })]) -> EditorStateUpdate {
+        let mut p = EditorStateUpdate::new("b");
+        p.title = title; p.mode = mode; p.files = files; p.meta = meta; p.cursor = cursor;
+        p
+    }
+}
+
+proptest! {
+    #[test]
+    fn from_patch_is_default_then_apply(p in update()) {
+        let mut base = EditorState { buffer_id: "b".into(), ..Default::default() };
+        base.apply(p.clone());
+        prop_assert_eq!(EditorState::from_patch(p), base);
+    }
+
+    #[test]
+    fn apply_diff_reaches_the_newer_state(a in state(), b in state()) {
+        let mut x = a.clone();
+        x.apply(a.diff(&b));
+        prop_assert_eq!(x, b);
+    }
+
+    #[test]
+    fn then_composes(s in state(), p in update(), q in update()) {
+        let (mut one, mut two) = (s.clone(), s);
+        one.apply(p.clone().then(q.clone()));
+        two.apply(p);
+        two.apply(q);
+        prop_assert_eq!(one, two);
+    }
+
+    #[test]
+    fn encoding_keeps_keep_clear_and_set_apart(p in update()) {
+        // A patch made only of wire forms round-trips exactly.
+        let text = serde_json::to_string(&p).unwrap();
+        let back: EditorStateUpdate = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(back, p);
+    }
+}
+
+#[test]
+fn misuse_is_a_compile_error_at_the_offending_span() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/*.rs");
+}
