@@ -11,6 +11,8 @@ pub struct Entity {
     pub strict: bool,
     /// `#[serde(...)]` attributes of the struct, copied onto the patch type.
     pub serde_attrs: Vec<Attribute>,
+    /// The struct's own docs, repeated on the patch type.
+    pub docs: Vec<Attribute>,
     pub fields: Vec<Field>,
 }
 
@@ -27,6 +29,8 @@ pub enum Rule {
     ByKey,
     /// A type that derives `AcpPatch`: an object patches it field by field.
     Nested,
+    /// Required on the wire and replaced by every patch.
+    Required,
     /// Not on the wire.
     Skip,
 }
@@ -43,7 +47,7 @@ pub struct Field {
     pub serde_attrs: Vec<proc_macro2::TokenStream>,
 }
 
-const FIELD_KEYS: &str = "`key`, `by_key`, `nested`, `skip`, `skip_invalid_items`";
+const FIELD_KEYS: &str = "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`";
 const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `strict`";
 
 impl Entity {
@@ -118,6 +122,8 @@ impl Entity {
                         Rule::Nested
                     } else if meta.path.is_ident("skip") {
                         Rule::Skip
+                    } else if meta.path.is_ident("required") {
+                        Rule::Required
                     } else if meta.path.is_ident("skip_invalid_items") {
                         skip_invalid_items = true;
                         return Ok(());
@@ -137,7 +143,7 @@ impl Entity {
             if rules.len() > 1 {
                 errors.push(syn::Error::new(
                     rules[1].1,
-                    "a field takes at most one of `key`, `by_key`, `nested`, `skip`",
+                    "a field takes at most one of `key`, `required`, `by_key`, `nested`, `skip`",
                 ));
             }
             let inner = option_inner(&f.ty);
@@ -187,7 +193,8 @@ impl Entity {
         let name = input.ident.clone();
         let patch = patch.unwrap_or_else(|| Ident::new(&format!("{name}Patch"), name.span()));
         let serde_attrs = input.attrs.iter().filter(|a| a.path().is_ident("serde")).cloned().collect();
-        Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, fields })
+        let docs = input.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
+        Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, docs, fields })
     }
 }
 

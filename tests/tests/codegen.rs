@@ -172,6 +172,8 @@ fn every_def_becomes_an_item_of_the_same_name() {
                 format!("pub struct {name}("),
                 format!("pub enum {name} "),
                 format!("pub type {name} "),
+                // An upsert: the wire type is derived from its state struct.
+                format!("#[acp(patch = \"{name}\")]"),
             ];
             assert!(declared.iter().any(|d| text.contains(d.as_str())), "{version}: no item named {name}");
         }

@@ -78,6 +78,8 @@ pub struct Output {
     pub owned_dirs: Vec<PathBuf>,
     /// One line per schema.
     pub stats: Vec<Stat>,
+    /// Upsert configuration warnings.
+    pub warnings: Vec<String>,
 }
 
 /// Runs the whole pipeline in memory; nothing is written.
@@ -87,11 +89,27 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     let mut stats = Vec::new();
     let mut registries = Vec::new();
     let mut sources = Vec::new();
+    let mut warnings = Vec::new();
+    let config_path = layout.schema_dir.join("upserts.json");
+    let config = if config_path.is_file() {
+        crate::upserts::read(&config_path, &display_path(&layout.root, &config_path))?
+    } else {
+        Default::default()
+    };
     for version in ["v1", "v2"] {
-        let (stable, s1) =
+        let (mut stable, s1) =
             lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.json"), lock.as_ref())?;
-        let (unstable, s2) =
+        let (mut unstable, s2) =
             lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.unstable.json"), lock.as_ref())?;
+        if version == "v2" {
+            let label = display_path(&layout.root, &config_path);
+            let found = crate::upserts::apply(&mut stable, &config, &label)?;
+            for w in found.into_iter().chain(crate::upserts::apply(&mut unstable, &config, &label)?) {
+                if !warnings.contains(&w) {
+                    warnings.push(w);
+                }
+            }
+        }
         stats.extend([s1, s2]);
         let (items, registry) = merge(&stable, &unstable);
         let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
@@ -128,7 +146,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         files.push((out.join("mod.rs"), format!("{}\n{list}", header(&["schema/fixtures/*.json"]))));
         owned_dirs.push(out.clone());
     }
-    Ok(Output { files, owned_dirs, stats })
+    Ok(Output { files, owned_dirs, stats, warnings })
 }
 
 /// Lowers one fixture schema and renders its Rust (items use the runtime of

@@ -326,7 +326,77 @@ impl Emitter {
         docs(&Some(text))
     }
 
+    /// An upsert: the state struct, deriving `AcpPatch` with the wire definition
+    /// as its patch type (the wire format is the derive's: omitted keeps, `null`
+    /// clears, a malformed value keeps).
+    fn upsert_state(&self, def: &Def, s: &Struct, upsert: &crate::upserts::Upsert) -> Vec<TokenStream> {
+        use crate::upserts::Rule;
+        let rt = &self.rt;
+        let state = ident(&upsert.state);
+        let wire = str_lit(&def.rust_name);
+        let mut fields = Vec::new();
+        let mut defaults = Vec::new();
+        for f in &s.fields {
+            let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
+            let t = self.ty(&f.ty);
+            let (attr, ty) = if upsert.key.as_deref() == Some(f.name.as_str()) {
+                (quote!(#[acp(key)]), t)
+            } else {
+                match upsert.fields.get(&f.name) {
+                    Some(Rule::Required) => (quote!(#[acp(required)]), t),
+                    Some(Rule::ByKey) => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
+                    Some(Rule::List) => {
+                        let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
+                        (sii, t)
+                    }
+                    Some(Rule::Reset { reset }) => {
+                        let v = str_lit(reset.as_str().unwrap_or_default());
+                        let doc = format!(
+                            " `{}` (the value an upsert's `null` resets to).",
+                            reset.as_str().unwrap_or_default()
+                        );
+                        defaults.push(quote! {
+                            impl ::core::default::Default for #t {
+                                #[doc = #doc]
+                                fn default() -> Self {
+                                    <Self as ::core::str::FromStr>::from_str(#v).unwrap_or_else(|_| unreachable!("checked by codegen"))
+                                }
+                            }
+                        });
+                        (quote!(), t)
+                    }
+                    Some(Rule::Replace) | None => {
+                        let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
+                        (sii, quote!(::core::option::Option<#t>))
+                    }
+                }
+            };
+            fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
+        }
+        let doc = self.item_docs(def);
+        let state_doc = format!(
+            " The stored state of an entity that [`{}`] patches (an upsert: omitted keeps, `null` clears, a value sets).",
+            def.rust_name
+        );
+        let _ = rt;
+        let mut items = vec![quote! {
+            #[doc = #state_doc]
+            ///
+            /// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::acp_bindings::AcpPatch)]
+            #[acp(patch = #wire)]
+            #[non_exhaustive]
+            #doc
+            pub struct #state { #(#fields)* }
+        }];
+        items.extend(defaults);
+        items
+    }
+
     fn structure(&self, def: &Def, s: &Struct) -> Vec<TokenStream> {
+        if let Some(upsert) = &def.upsert {
+            return self.upsert_state(def, s, upsert);
+        }
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);

@@ -14,3 +14,4 @@ pub mod lower;
 pub mod model;
 pub mod pull;
 pub mod rpc;
+pub mod upserts;

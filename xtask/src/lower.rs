@@ -224,6 +224,7 @@ impl<'a> Lowerer<'a> {
             kind,
             inline,
             schema: schema.clone(),
+            upsert: None,
         })
     }
 
@@ -238,6 +239,7 @@ impl<'a> Lowerer<'a> {
             kind,
             inline,
             schema: Value::Object(s.clone()),
+            upsert: None,
         }
     }
 

@@ -88,6 +88,9 @@ fn main() -> ExitCode {
             for s in &output.stats {
                 println!("{s}");
             }
+            for w in &output.warnings {
+                eprintln!("warning: {w}");
+            }
             if check {
                 let stale = codegen::stale_files(&output);
                 if stale.is_empty() {

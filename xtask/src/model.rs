@@ -42,6 +42,9 @@ pub struct Def {
     /// `schemars::JsonSchema`; not part of the IR snapshots).
     #[serde(skip)]
     pub schema: Value,
+    /// The upsert configuration (`schema/upserts.json`) of this definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upsert: Option<crate::upserts::Upsert>,
     /// Items made for inline schemas inside this one (union arms with their own
     /// fields, inline unions in properties, flattened unions).
     #[serde(skip_serializing_if = "Vec::is_empty")]

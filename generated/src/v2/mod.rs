@@ -916,6 +916,19 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
         )
     }
 }
+/// The stored state of an entity that [`ToolCallUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "ToolCallUpdate")]
+#[non_exhaustive]
 /// Represents an upsert for a tool call that the language model has requested.
 ///
 /// Tool calls are actions that the agent executes on behalf of the language model,
@@ -930,10 +943,9 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
 /// call ID it has not seen before, omitted fields start at their protocol defaults.
 ///
 /// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct ToolCallUpdate {
+pub struct ToolCall {
     /// Unique identifier for this tool call within the session.
+    #[acp(key)]
     #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     /// Programmatic name of the tool being invoked.
@@ -942,91 +954,48 @@ pub struct ToolCallUpdate {
     /// change, `null` clears the name, and a string replaces it. For a tool
     /// call ID the client has not seen before, omission or `null` means that no
     /// tool name is available.
-    #[serde(
-        rename = "name",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub name: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "name")]
+    pub name: ::core::option::Option<::std::string::String>,
     /// Human-readable title describing what the tool is doing.
     ///
     /// Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
     /// A new tool call starts without a title.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub title: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "title")]
+    pub title: ::core::option::Option<::std::string::String>,
     /// The category of tool being invoked.
     /// Helps clients choose appropriate icons and UI treatment.
     ///
     /// Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
     /// A new tool call starts as `other`.
-    #[serde(
-        rename = "kind",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub kind: crate::runtime::Nullable<ToolKind>,
+    #[serde(rename = "kind")]
+    pub kind: ToolKind,
     /// Current execution status of the tool call.
     ///
     /// Omission leaves the status unchanged, `null` resets it to `pending`, and a value
     /// replaces it. A new tool call starts as `pending`.
-    #[serde(
-        rename = "status",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub status: crate::runtime::Nullable<ToolCallStatus>,
+    #[serde(rename = "status")]
+    pub status: ToolCallStatus,
     /// Content produced by the tool call.
-    #[serde(
-        rename = "content",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub content: crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "content")]
+    pub content: ::std::vec::Vec<ToolCallContent>,
     /// File locations affected by this tool call.
     /// Enables "follow-along" features in clients.
-    #[serde(
-        rename = "locations",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub locations: crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "locations")]
+    pub locations: ::std::vec::Vec<ToolCallLocation>,
     /// Raw input parameters sent to the tool.
-    #[serde(
-        rename = "rawInput",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
-    )]
+    #[serde(rename = "rawInput")]
     pub raw_input: ::core::option::Option<::serde_json::Value>,
     /// Raw output returned by the tool.
-    #[serde(
-        rename = "rawOutput",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
-    )]
+    #[serde(rename = "rawOutput")]
     pub raw_output: ::core::option::Option<::serde_json::Value>,
     /// Client-initiated controls this tool call currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
     /// the whole previous value. A new tool call starts with none.
-    #[serde(
-        rename = "capabilities",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub capabilities: crate::runtime::Nullable<ToolCallCapabilities>,
+    #[serde(rename = "capabilities")]
+    pub capabilities: ::core::option::Option<ToolCallCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -1035,114 +1004,22 @@ pub struct ToolCallUpdate {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
-impl ToolCallUpdate {
-    /// Creates a `ToolCallUpdate` from its required fields; every optional field is omitted.
-    pub fn new(tool_call_id: impl ::core::convert::Into<ToolCallId>) -> Self {
-        Self {
-            tool_call_id: tool_call_id.into(),
-            name: ::core::default::Default::default(),
-            title: ::core::default::Default::default(),
-            kind: ::core::default::Default::default(),
-            status: ::core::default::Default::default(),
-            content: ::core::default::Default::default(),
-            locations: ::core::default::Default::default(),
-            raw_input: ::core::default::Default::default(),
-            raw_output: ::core::default::Default::default(),
-            capabilities: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
+impl ::core::default::Default for ToolKind {
+    /// `other` (the value an upsert's `null` resets to).
+    fn default() -> Self {
+        <Self as ::core::str::FromStr>::from_str("other")
+            .unwrap_or_else(|_| unreachable!("checked by codegen"))
     }
-    /// Sets `name`.
-    #[must_use]
-    pub fn name(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.name = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `kind`.
-    #[must_use]
-    pub fn kind(mut self, value: impl ::core::convert::Into<ToolKind>) -> Self {
-        self.kind = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `status`.
-    #[must_use]
-    pub fn status(mut self, value: impl ::core::convert::Into<ToolCallStatus>) -> Self {
-        self.status = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `content`.
-    #[must_use]
-    pub fn content(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ToolCallContent>>,
-    ) -> Self {
-        self.content = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `locations`.
-    #[must_use]
-    pub fn locations(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ToolCallLocation>>,
-    ) -> Self {
-        self.locations = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `rawInput`.
-    #[must_use]
-    pub fn raw_input(
-        mut self,
-        value: impl ::core::convert::Into<::serde_json::Value>,
-    ) -> Self {
-        self.raw_input = ::core::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `rawOutput`.
-    #[must_use]
-    pub fn raw_output(
-        mut self,
-        value: impl ::core::convert::Into<::serde_json::Value>,
-    ) -> Self {
-        self.raw_output = ::core::option::Option::Some(value.into());
-        self
-    }
-    /// Sets `capabilities`.
-    #[must_use]
-    pub fn capabilities(
-        mut self,
-        value: impl ::core::convert::Into<ToolCallCapabilities>,
-    ) -> Self {
-        self.capabilities = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
+}
+impl ::core::default::Default for ToolCallStatus {
+    /// `pending` (the value an upsert's `null` resets to).
+    fn default() -> Self {
+        <Self as ::core::str::FromStr>::from_str("pending")
+            .unwrap_or_else(|_| unreachable!("checked by codegen"))
     }
 }
 #[cfg(feature = "schemars")]
@@ -17867,6 +17744,19 @@ impl ::schemars::JsonSchema for ContentChunk {
         )
     }
 }
+/// The stored state of an entity that [`UserMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "UserMessage")]
+#[non_exhaustive]
 /// A user message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -17880,20 +17770,15 @@ impl ::schemars::JsonSchema for ContentChunk {
 /// previously accumulated for the message, including content from earlier
 /// chunks. Later chunks with the same `messageId` append to the current
 /// content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct UserMessage {
+pub struct UserMessageState {
     /// A unique identifier for the message.
+    #[acp(key)]
     #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// Complete replacement content for this message.
-    #[serde(
-        rename = "content",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub content: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "content")]
+    pub content: ::std::vec::Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -17902,41 +17787,9 @@ pub struct UserMessage {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl UserMessage {
-    /// Creates a `UserMessage` from its required fields; every optional field is omitted.
-    pub fn new(message_id: impl ::core::convert::Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `content`.
-    #[must_use]
-    pub fn content(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ContentBlock>>,
-    ) -> Self {
-        self.content = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UserMessage {
@@ -17967,6 +17820,19 @@ impl ::schemars::JsonSchema for UserMessage {
         )
     }
 }
+/// The stored state of an entity that [`AgentMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "AgentMessage")]
+#[non_exhaustive]
 /// An agent message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -17980,20 +17846,15 @@ impl ::schemars::JsonSchema for UserMessage {
 /// content previously accumulated for the message, including content from
 /// earlier chunks. Later chunks with the same `messageId` append to the current
 /// content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct AgentMessage {
+pub struct AgentMessageState {
     /// A unique identifier for the message.
+    #[acp(key)]
     #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// Complete replacement content for this message.
-    #[serde(
-        rename = "content",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub content: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "content")]
+    pub content: ::std::vec::Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -18002,41 +17863,9 @@ pub struct AgentMessage {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl AgentMessage {
-    /// Creates a `AgentMessage` from its required fields; every optional field is omitted.
-    pub fn new(message_id: impl ::core::convert::Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `content`.
-    #[must_use]
-    pub fn content(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ContentBlock>>,
-    ) -> Self {
-        self.content = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentMessage {
@@ -18067,6 +17896,19 @@ impl ::schemars::JsonSchema for AgentMessage {
         )
     }
 }
+/// The stored state of an entity that [`AgentThought`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "AgentThought")]
+#[non_exhaustive]
 /// An agent thought or reasoning message upsert.
 ///
 /// Only `messageId` is required. `content` has patch semantics:
@@ -18080,20 +17922,15 @@ impl ::schemars::JsonSchema for AgentMessage {
 /// content previously accumulated for the thought, including content from
 /// earlier chunks. Later chunks with the same `messageId` append to the current
 /// content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct AgentThought {
+pub struct AgentThoughtState {
     /// A unique identifier for the thought message.
+    #[acp(key)]
     #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// Complete replacement content for this thought message.
-    #[serde(
-        rename = "content",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub content: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "content")]
+    pub content: ::std::vec::Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -18102,41 +17939,9 @@ pub struct AgentThought {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl AgentThought {
-    /// Creates a `AgentThought` from its required fields; every optional field is omitted.
-    pub fn new(message_id: impl ::core::convert::Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            content: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `content`.
-    #[must_use]
-    pub fn content(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ContentBlock>>,
-    ) -> Self {
-        self.content = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentThought {
@@ -20700,6 +20505,19 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
         )
     }
 }
+/// The stored state of an entity that [`TerminalUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "TerminalUpdate")]
+#[non_exhaustive]
 /// An upsert for the stored state of an agent-owned terminal.
 ///
 /// Only `terminalId` is required. Other fields have patch
@@ -20707,66 +20525,35 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
 /// it, and concrete values replace it. A concrete `_meta` object instead
 /// patches the stored metadata by top-level key. When the terminal ID is new,
 /// omitted fields start unknown.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct TerminalUpdate {
+pub struct TerminalState {
     /// Unique identifier for this terminal within the session.
+    #[acp(key)]
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The command being run.
-    #[serde(
-        rename = "command",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub command: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "command")]
+    pub command: ::core::option::Option<::std::string::String>,
     /// The absolute working directory of the command.
-    #[serde(
-        rename = "cwd",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub cwd: crate::runtime::Nullable<AbsolutePath>,
+    #[serde(rename = "cwd")]
+    pub cwd: ::core::option::Option<AbsolutePath>,
     /// An authoritative replacement snapshot of terminal output bytes.
-    #[serde(
-        rename = "output",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub output: crate::runtime::Nullable<TerminalOutput>,
+    #[serde(rename = "output")]
+    pub output: ::core::option::Option<TerminalOutput>,
     /// Exit information. A concrete object marks the terminal as exited.
-    #[serde(
-        rename = "exitStatus",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub exit_status: crate::runtime::Nullable<TerminalExitStatus>,
+    #[serde(rename = "exitStatus")]
+    pub exit_status: ::core::option::Option<TerminalExitStatus>,
     /// The terminal size the command runs with, when known.
     ///
     /// Clients can render output at this size so that column layouts, progress bars,
     /// and cursor-positioned output display as the program wrote them.
-    #[serde(
-        rename = "size",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub size: crate::runtime::Nullable<TerminalSize>,
+    #[serde(rename = "size")]
+    pub size: ::core::option::Option<TerminalSize>,
     /// Client-initiated controls this terminal currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
     /// the whole previous value. A new terminal starts with none.
-    #[serde(
-        rename = "capabilities",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub capabilities: crate::runtime::Nullable<TerminalCapabilities>,
+    #[serde(rename = "capabilities")]
+    pub capabilities: ::core::option::Option<TerminalCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -20775,82 +20562,9 @@ pub struct TerminalUpdate {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl TerminalUpdate {
-    /// Creates a `TerminalUpdate` from its required fields; every optional field is omitted.
-    pub fn new(terminal_id: impl ::core::convert::Into<TerminalId>) -> Self {
-        Self {
-            terminal_id: terminal_id.into(),
-            command: ::core::default::Default::default(),
-            cwd: ::core::default::Default::default(),
-            output: ::core::default::Default::default(),
-            exit_status: ::core::default::Default::default(),
-            size: ::core::default::Default::default(),
-            capabilities: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `command`.
-    #[must_use]
-    pub fn command(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.command = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `cwd`.
-    #[must_use]
-    pub fn cwd(mut self, value: impl ::core::convert::Into<AbsolutePath>) -> Self {
-        self.cwd = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `output`.
-    #[must_use]
-    pub fn output(mut self, value: impl ::core::convert::Into<TerminalOutput>) -> Self {
-        self.output = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `exitStatus`.
-    #[must_use]
-    pub fn exit_status(
-        mut self,
-        value: impl ::core::convert::Into<TerminalExitStatus>,
-    ) -> Self {
-        self.exit_status = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `size`.
-    #[must_use]
-    pub fn size(mut self, value: impl ::core::convert::Into<TerminalSize>) -> Self {
-        self.size = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `capabilities`.
-    #[must_use]
-    pub fn capabilities(
-        mut self,
-        value: impl ::core::convert::Into<TerminalCapabilities>,
-    ) -> Self {
-        self.capabilities = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalUpdate {
@@ -22104,6 +21818,19 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
         )
     }
 }
+/// The stored state of an entity that [`SessionInfoUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "SessionInfoUpdate")]
+#[non_exhaustive]
 /// Update to session metadata. All fields are optional to support partial updates.
 ///
 /// Agents send this notification to update session information like title or custom metadata.
@@ -22112,27 +21839,15 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
 /// Omitted fields leave the existing session info unchanged. `null` clears the
 /// corresponding value. A concrete `_meta` object patches the stored metadata by
 /// top-level key.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct SessionInfoUpdate {
+pub struct SessionInfoState {
     /// Human-readable title for the session. Set to null to clear.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub title: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "title")]
+    pub title: ::core::option::Option<::std::string::String>,
     /// RFC 3339 timestamp of last activity. Set to null to clear.
     ///
     /// Format: `date-time`.
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub updated_at: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "updatedAt")]
+    pub updated_at: ::core::option::Option<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -22141,50 +21856,9 @@ pub struct SessionInfoUpdate {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl SessionInfoUpdate {
-    /// Creates a `SessionInfoUpdate` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            title: ::core::default::Default::default(),
-            updated_at: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `updatedAt`.
-    #[must_use]
-    pub fn updated_at(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.updated_at = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfoUpdate {
@@ -22268,67 +21942,42 @@ impl ::schemars::JsonSchema for Cost {
         )
     }
 }
-/// Context window and cost update for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+/// The stored state of an entity that [`UsageUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "UsageUpdate")]
 #[non_exhaustive]
-pub struct UsageUpdate {
+/// Context window and cost update for a session.
+pub struct UsageState {
     /// Tokens currently in context.
+    #[acp(required)]
     #[serde(rename = "used")]
     pub used: u64,
     /// Total context window size in tokens.
+    #[acp(required)]
     #[serde(rename = "size")]
     pub size: u64,
     /// Cumulative session cost.
     ///
     /// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
-    #[serde(
-        rename = "cost",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub cost: crate::runtime::Nullable<Cost>,
+    #[serde(rename = "cost")]
+    pub cost: ::core::option::Option<Cost>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl UsageUpdate {
-    /// Creates a `UsageUpdate` from its required fields; every optional field is omitted.
-    pub fn new(
-        used: impl ::core::convert::Into<u64>,
-        size: impl ::core::convert::Into<u64>,
-    ) -> Self {
-        Self {
-            used: used.into(),
-            size: size.into(),
-            cost: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `cost`.
-    #[must_use]
-    pub fn cost(mut self, value: impl ::core::convert::Into<Cost>) -> Self {
-        self.cost = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UsageUpdate {
@@ -22820,6 +22469,19 @@ impl ::schemars::JsonSchema for CompactionStatus {
         )
     }
 }
+/// The stored state of an entity that [`CompactionUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "CompactionUpdate")]
+#[non_exhaustive]
 /// A context compaction upsert. The first notification fixes the compaction's
 /// timeline position. Later updates with the same ID patch that entity in place.
 ///
@@ -22827,31 +22489,22 @@ impl ::schemars::JsonSchema for CompactionStatus {
 /// stored value unchanged, `null` clears it, and a concrete value replaces it.
 /// `summary: []` also clears the summary. A concrete `_meta` object patches the
 /// stored metadata by top-level key instead of replacing it.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct CompactionUpdate {
+pub struct CompactionState {
     /// The Agent-owned ID of this compaction, unique within the session.
+    #[acp(key)]
     #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     /// Current lifecycle status.
+    #[acp(required)]
     #[serde(rename = "status")]
     pub status: CompactionStatus,
     /// Complete replacement user-displayable summary content for the compaction.
-    #[serde(
-        rename = "summary",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub summary: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "summary")]
+    pub summary: ::std::vec::Vec<ContentBlock>,
     /// Human-readable error details for the compaction.
-    #[serde(
-        rename = "error",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub error: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "error")]
+    pub error: ::core::option::Option<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -22860,55 +22513,9 @@ pub struct CompactionUpdate {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-impl CompactionUpdate {
-    /// Creates a `CompactionUpdate` from its required fields; every optional field is omitted.
-    pub fn new(
-        compaction_id: impl ::core::convert::Into<CompactionId>,
-        status: impl ::core::convert::Into<CompactionStatus>,
-    ) -> Self {
-        Self {
-            compaction_id: compaction_id.into(),
-            status: status.into(),
-            summary: ::core::default::Default::default(),
-            error: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `summary`.
-    #[must_use]
-    pub fn summary(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ContentBlock>>,
-    ) -> Self {
-        self.summary = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `error`.
-    #[must_use]
-    pub fn error(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.error = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionUpdate {
@@ -33126,6 +32733,19 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+/// The stored state of an entity that [`SubagentUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "SubagentUpdate")]
+#[non_exhaustive]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -33162,80 +32782,51 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
 /// Completing or cancelling work does not end the association: the parent may
 /// message the same child again. Individual messages and their outcomes do not
 /// change this association.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct SubagentUpdate {
+pub struct SubagentState {
     /// The opaque session ID identifying the child in all ACP messages.
+    #[acp(key)]
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The parent's human-readable display title for this child. It need not be unique.
     ///
     /// Optional and nullable. Omitted means unchanged. `null` clears it. If no
     /// title is set, the Client chooses a fallback presentation.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub title: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "title")]
+    pub title: ::core::option::Option<::std::string::String>,
     /// The parent's human-readable description of the child's role or purpose.
     ///
     /// Optional and nullable. Omitted means unchanged. `null` clears it. This is
     /// current display metadata, not the history of instructions sent to the child.
-    #[serde(
-        rename = "description",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub description: crate::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "description")]
+    pub description: ::core::option::Option<::std::string::String>,
     /// Client-initiated session mutations permitted for this subagent session.
     ///
     /// Read-only operations retain their normal protocol semantics and
     /// capability requirements.
-    #[serde(
-        rename = "capabilities",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub capabilities: crate::runtime::Nullable<SubagentSessionCapabilities>,
+    #[serde(rename = "capabilities")]
+    pub capabilities: ::core::option::Option<SubagentSessionCapabilities>,
     /// The child's current foreground state, mirrored onto its parent association.
     ///
     /// Optional and nullable. Omitted means unchanged. `null` removes the
     /// current report and leaves activity unconfirmed (not idle or cancelled).
     /// A concrete `StateUpdate` replaces the entire previous snapshot.
-    #[serde(
-        rename = "state",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub state: crate::runtime::Nullable<StateUpdate>,
+    #[serde(rename = "state")]
+    pub state: ::core::option::Option<StateUpdate>,
     /// The child's working directory. Must be an absolute path.
     ///
     /// Optional and nullable. Omitted means unchanged. `null` clears the
     /// reported value. While unset, the child inherits its immediate parent's
     /// effective working directory.
-    #[serde(
-        rename = "cwd",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent"
-    )]
-    pub cwd: crate::runtime::Nullable<AbsolutePath>,
+    #[serde(rename = "cwd")]
+    pub cwd: ::core::option::Option<AbsolutePath>,
     /// Additional workspace roots for the child. Each path must be absolute.
     ///
     /// Optional and nullable. Omitted means unchanged. `null` clears the
     /// reported value. While unset, the child inherits its immediate parent's
     /// effective additional directories, independently of `cwd`. A concrete
     /// array replaces the whole list. `[]` reports no additional directories.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent"
-    )]
-    pub additional_directories: crate::runtime::Nullable<::std::vec::Vec<AbsolutePath>>,
+    #[serde(rename = "additionalDirectories")]
+    pub additional_directories: ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -33244,86 +32835,9 @@ pub struct SubagentUpdate {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-#[cfg(feature = "unstable")]
-impl SubagentUpdate {
-    /// Creates a `SubagentUpdate` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl ::core::convert::Into<SessionId>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            title: ::core::default::Default::default(),
-            description: ::core::default::Default::default(),
-            capabilities: ::core::default::Default::default(),
-            state: ::core::default::Default::default(),
-            cwd: ::core::default::Default::default(),
-            additional_directories: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `description`.
-    #[must_use]
-    pub fn description(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.description = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `capabilities`.
-    #[must_use]
-    pub fn capabilities(
-        mut self,
-        value: impl ::core::convert::Into<SubagentSessionCapabilities>,
-    ) -> Self {
-        self.capabilities = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `state`.
-    #[must_use]
-    pub fn state(mut self, value: impl ::core::convert::Into<StateUpdate>) -> Self {
-        self.state = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `cwd`.
-    #[must_use]
-    pub fn cwd(mut self, value: impl ::core::convert::Into<AbsolutePath>) -> Self {
-        self.cwd = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<AbsolutePath>>,
-    ) -> Self {
-        self.additional_directories = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -33368,70 +32882,58 @@ impl ::schemars::JsonSchema for SubagentUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+/// The stored state of an entity that [`SessionMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
+///
+/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::serde::Serialize,
+    ::serde::Deserialize,
+    ::acp_bindings::AcpPatch
+)]
+#[acp(patch = "SessionMessage")]
+#[non_exhaustive]
 /// **UNSTABLE**
 ///
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// An upsert for an inter-session message.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct SessionMessage {
+pub struct SessionMessageState {
     /// Identifier of this message within the enclosing session's transcript.
+    #[acp(key)]
     #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /// The sending session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
-    #[serde(
-        rename = "senderSessionId",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub sender_session_id: crate::runtime::Nullable<SessionId>,
+    #[serde(rename = "senderSessionId")]
+    pub sender_session_id: ::core::option::Option<SessionId>,
     /// The receiving session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
-    #[serde(
-        rename = "recipientSessionId",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub recipient_session_id: crate::runtime::Nullable<SessionId>,
+    #[serde(rename = "recipientSessionId")]
+    pub recipient_session_id: ::core::option::Option<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
     /// sender's transcript.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
-    #[serde(
-        rename = "senderMessageId",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub sender_message_id: crate::runtime::Nullable<MessageId>,
+    #[serde(rename = "senderMessageId")]
+    pub sender_message_id: ::core::option::Option<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
     /// recipient's transcript.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
-    #[serde(
-        rename = "recipientMessageId",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
-    )]
-    pub recipient_message_id: crate::runtime::Nullable<MessageId>,
+    #[serde(rename = "recipientMessageId")]
+    pub recipient_message_id: ::core::option::Option<MessageId>,
     /// Omitted leaves content unchanged. `null` clears it. A concrete array
     /// replaces the whole content collection.
-    #[serde(
-        rename = "content",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
-    )]
-    pub content: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "content")]
+    pub content: ::std::vec::Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
     /// clears it. An object patches the stored metadata by top-level key: keys it omits are
@@ -33440,82 +32942,9 @@ pub struct SessionMessage {
     /// MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
-    )]
-    pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-}
-#[cfg(feature = "unstable")]
-impl SessionMessage {
-    /// Creates a `SessionMessage` from its required fields; every optional field is omitted.
-    pub fn new(message_id: impl ::core::convert::Into<MessageId>) -> Self {
-        Self {
-            message_id: message_id.into(),
-            sender_session_id: ::core::default::Default::default(),
-            recipient_session_id: ::core::default::Default::default(),
-            sender_message_id: ::core::default::Default::default(),
-            recipient_message_id: ::core::default::Default::default(),
-            content: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-        }
-    }
-    /// Sets `senderSessionId`.
-    #[must_use]
-    pub fn sender_session_id(
-        mut self,
-        value: impl ::core::convert::Into<SessionId>,
-    ) -> Self {
-        self.sender_session_id = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `recipientSessionId`.
-    #[must_use]
-    pub fn recipient_session_id(
-        mut self,
-        value: impl ::core::convert::Into<SessionId>,
-    ) -> Self {
-        self.recipient_session_id = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `senderMessageId`.
-    #[must_use]
-    pub fn sender_message_id(
-        mut self,
-        value: impl ::core::convert::Into<MessageId>,
-    ) -> Self {
-        self.sender_message_id = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `recipientMessageId`.
-    #[must_use]
-    pub fn recipient_message_id(
-        mut self,
-        value: impl ::core::convert::Into<MessageId>,
-    ) -> Self {
-        self.recipient_message_id = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `content`.
-    #[must_use]
-    pub fn content(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<ContentBlock>>,
-    ) -> Self {
-        self.content = crate::runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<::std::boxed::Box<crate::runtime::JsonObject>>,
-    ) -> Self {
-        self.meta = crate::runtime::Nullable::Value(value.into());
-        self
-    }
+    #[acp(by_key)]
+    #[serde(rename = "_meta")]
+    pub meta: ::core::option::Option<::std::boxed::Box<crate::runtime::JsonObject>>,
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]

@@ -1,7 +1,7 @@
 //! Direct checks of the generated v1/v2 types for the rules of
 //! `acp-semantics.md` sections 1 to 3.
 
-use acp_bindings::runtime::Nullable;
+use acp_bindings::Patch;
 use acp_bindings::{v1, v2};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -28,10 +28,10 @@ fn v2_tool_call_update_keeps_null_apart_from_omitted() {
                    "kind": null, "status": "completed", "content": null, "rawOutput": null}
     }));
     let v2::SessionUpdate::ToolCallUpdate(u) = n.update else { panic!("{:?}", n.update) };
-    assert!(u.title.is_null() && u.kind.is_null() && u.content.is_null());
-    assert!(u.name.is_absent() && u.locations.is_absent() && u.raw_input.is_none());
-    assert_eq!(u.raw_output, Some(Value::Null));
-    assert_eq!(u.status, Nullable::Value(v2::ToolCallStatus::Completed));
+    assert!(u.title.is_clear() && u.kind.is_clear() && u.content.is_clear());
+    assert!(u.name.is_keep() && u.locations.is_keep() && u.raw_input.is_keep());
+    assert!(u.raw_output.is_clear());
+    assert_eq!(u.status, Patch::Set(v2::ToolCallStatus::Completed));
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn builders_write_only_what_was_set() {
     let u = v2::ToolCallUpdate::new("call_1").title("Reading").kind(v2::ToolKind::Read);
     assert_eq!(serde_json::to_value(&u).unwrap(), json!({"toolCallId": "call_1", "title": "Reading", "kind": "read"}));
     let mut cleared = u.clone();
-    cleared.title = Nullable::Null;
+    cleared.title = Patch::Clear;
     assert_eq!(serde_json::to_value(&cleared).unwrap()["title"], Value::Null);
     let n = v2::UpdateSessionNotification::new("sess", v2::SessionUpdate::ToolCallUpdate(u));
     assert_eq!(n.session_id.as_str(), "sess");

@@ -1,0 +1,168 @@
+//! The reviewed upsert configuration (`schema/upserts.json`): which v2
+//! definitions are upserts, their key and each field's rule. It is checked
+//! against the IR: a configured definition or property that does not exist is
+//! an error; an upsert's nullable optional property that is not classified,
+//! and a description that speaks of patches in an unconfigured definition, are
+//! warnings.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::model::{Def, Kind, Module};
+
+/// The rule of one upsert property.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// `Option<T>`: a value replaces, `null` unsets.
+    Replace,
+    /// `Vec<T>`: replaced whole; `[]` and `null` clear.
+    List,
+    /// `_meta`: patched per top-level key.
+    ByKey,
+    /// Required on the wire, replaced every time.
+    Required,
+    /// `T`: `null` resets to this default value.
+    #[serde(untagged)]
+    Reset {
+        /// The wire value of the default.
+        reset: Value,
+    },
+}
+
+/// One configured upsert.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upsert {
+    /// The state struct generated for it.
+    pub state: String,
+    /// The property that identifies the entity (none: the session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Every other property's rule.
+    pub fields: BTreeMap<String, Rule>,
+}
+
+#[derive(Debug, Deserialize)]
+struct File {
+    #[serde(rename = "$comment")]
+    _comment: Option<String>,
+    v2: BTreeMap<String, Upsert>,
+}
+
+/// Reads the configuration.
+pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Upsert>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
+    let file: File = serde_json::from_str(&text).map_err(|e| Error::Json {
+        file: label.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    Ok(file.v2)
+}
+
+/// Checks the configuration against a module and attaches it to the
+/// configured definitions. Returns the warnings.
+pub fn apply(module: &mut Module, config: &BTreeMap<String, Upsert>, label: &Path) -> Result<Vec<String>> {
+    let err = |pointer: String, message: String| Error::Schema { file: label.to_path_buf(), pointer, message };
+    let mut warnings = Vec::new();
+    let names: Vec<String> = module.defs.iter().map(|d| d.name.clone()).collect();
+    let enums: BTreeMap<String, Vec<Value>> = module
+        .defs
+        .iter()
+        .filter_map(|d| match &d.kind {
+            Kind::Enum(e) => Some((d.name.clone(), e.variants.iter().map(|v| v.value.clone()).collect())),
+            _ => None,
+        })
+        .collect();
+    for (name, upsert) in config {
+        let Some(def) = module.defs.iter_mut().find(|d| &d.name == name) else {
+            // An upsert of the unstable schema is absent from the stable one.
+            continue;
+        };
+        if names.contains(&upsert.state) {
+            return Err(err(
+                format!("#/v2/{name}/state"),
+                format!("state `{}` collides with a definition of that name", upsert.state),
+            ));
+        }
+        let Kind::Struct(s) = &def.kind else {
+            return Err(err(format!("#/v2/{name}"), format!("`{name}` is not an object definition")));
+        };
+        for (prop, rule) in &upsert.fields {
+            let Some(f) = s.fields.iter().find(|f| &f.name == prop) else {
+                return Err(err(format!("#/v2/{name}/fields/{prop}"), format!("`{name}` has no property `{prop}`")));
+            };
+            if let Rule::Reset { reset } = rule {
+                let known = match &f.ty {
+                    crate::model::Type::Ref(r) => enums.get(r).is_some_and(|vals| vals.contains(reset)),
+                    _ => false,
+                };
+                if !known {
+                    return Err(err(
+                        format!("#/v2/{name}/fields/{prop}"),
+                        format!("`reset` {reset} is not a known value of the enum of `{name}.{prop}`"),
+                    ));
+                }
+            }
+            let ok = match rule {
+                Rule::Required => f.required,
+                Rule::List => !f.required && matches!(f.ty, crate::model::Type::Array { .. }),
+                _ => !f.required,
+            };
+            if !ok {
+                return Err(err(
+                    format!("#/v2/{name}/fields/{prop}"),
+                    format!("rule {rule:?} does not fit `{name}.{prop}`"),
+                ));
+            }
+        }
+        if let Some(key) = &upsert.key {
+            if !s.fields.iter().any(|f| &f.name == key && f.required) {
+                return Err(err(format!("#/v2/{name}/key"), format!("`{name}` has no required property `{key}`")));
+            }
+        }
+        for f in &s.fields {
+            let classified = upsert.fields.contains_key(&f.name) || upsert.key.as_ref() == Some(&f.name);
+            if !classified && f.nullable && !f.required {
+                warnings.push(format!(
+                    "upsert `{name}`: nullable optional property `{}` has no rule in schema/upserts.json",
+                    f.name
+                ));
+            }
+            if !classified && f.required {
+                return Err(err(
+                    format!("#/v2/{name}/fields"),
+                    format!("required property `{}` of `{name}` needs a rule", f.name),
+                ));
+            }
+        }
+        def.upsert = Some(upsert.clone());
+    }
+    for d in &module.defs {
+        let speaks = d.docs.as_deref().is_some_and(|t| {
+            // The spec's wording for upserts; a diff's "patch" is a text patch.
+            let t = t.to_lowercase();
+            ["patch semantics", "patches the stored", "patch that entity", "patch the previous"]
+                .iter()
+                .any(|p| t.contains(p))
+        });
+        if speaks && d.upsert.is_none() && matches!(d.kind, Kind::Struct(_)) {
+            warnings.push(format!(
+                "`{}`: its description speaks of patch semantics but it is not in schema/upserts.json",
+                d.name
+            ));
+        }
+    }
+    Ok(warnings)
+}
+
+/// Whether a definition is configured as an upsert.
+pub fn is_upsert(d: &Def) -> bool {
+    d.upsert.is_some()
+}
