@@ -18,6 +18,7 @@ extern crate self as acp_bindings;
 
 pub mod patch;
 pub mod runtime;
+mod session;
 
 pub use acp_bindings_macros::AcpPatch;
 pub use patch::{Patch, PatchOps, Patchable};

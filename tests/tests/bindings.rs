@@ -7,6 +7,8 @@ use serde_json::Value;
 
 #[path = "bindings/dispatch.rs"]
 mod dispatch;
+#[path = "bindings/reducer.rs"]
+mod reducer;
 #[path = "bindings/semantics.rs"]
 mod semantics;
 

@@ -2,5 +2,6 @@
 
 pub mod check;
 pub mod diff;
+pub mod replay;
 #[rustfmt::skip]
 pub mod registry;

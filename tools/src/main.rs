@@ -39,10 +39,26 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Fold a v2 trace's `session/update` notifications and print the final state as JSON.
+    Replay {
+        /// The protocol version (only v2 has upserts).
+        #[arg(long, value_enum)]
+        protocol: ProtocolArg,
+        /// Use the unstable schema's types (needs a build with the `unstable` feature).
+        #[arg(long)]
+        unstable: bool,
+        /// A `.jsonl` trace.
+        trace: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
-    let Command::CheckMessages { protocol, unstable, method, type_name, paths } = Cli::parse().command;
+    let (protocol, unstable, method, type_name, paths) = match Cli::parse().command {
+        Command::CheckMessages { protocol, unstable, method, type_name, paths } => {
+            (protocol, unstable, method, type_name, paths)
+        }
+        Command::Replay { protocol, unstable, trace } => return replay(protocol, unstable, &trace),
+    };
     if unstable && !cfg!(feature = "unstable") {
         eprintln!("error: --unstable needs acp-tools built with `--features unstable` (`cargo xtask check-messages --unstable` does that)");
         return ExitCode::from(2);
@@ -68,6 +84,39 @@ fn main() -> ExitCode {
     }
     println!("{total}");
     if total.clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn replay(protocol: ProtocolArg, unstable: bool, trace: &std::path::Path) -> ExitCode {
+    if unstable && !cfg!(feature = "unstable") {
+        eprintln!("error: --unstable needs acp-tools built with `--features unstable` (`cargo xtask replay --unstable` does that)");
+        return ExitCode::from(2);
+    }
+    if matches!(protocol, ProtocolArg::V1) {
+        eprintln!("error: replay folds v2 upserts; v1 has no upsert semantics (use --protocol v2)");
+        return ExitCode::from(2);
+    }
+    let out = match acp_tools::replay::replay(trace) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {}: {e}", trace.display());
+            return ExitCode::from(2);
+        }
+    };
+    for r in &out.rejected {
+        eprintln!("{r}");
+    }
+    match serde_json::to_string_pretty(&out.state) {
+        Ok(text) => println!("{text}"),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if out.rejected.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -111,7 +111,14 @@ pub fn generate(layout: &Layout) -> Result<Output> {
             }
         }
         stats.extend([s1, s2]);
-        let (items, registry) = merge(&stable, &unstable);
+        let (mut items, registry) = merge(&stable, &unstable);
+        if version == "v2" {
+            // The hand-written reducer over the generated upserts (generated/src/session.rs).
+            items.push(quote! {
+                #[doc(inline)]
+                pub use crate::session::{Message, Ordered, SessionReducer};
+            });
+        }
         let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
         let doc = format!(" `reencode` for every ACP {version} definition.");
         registries.push(quote! {

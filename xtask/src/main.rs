@@ -36,6 +36,14 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Fold a v2 trace with the session reducer and print the final state (runs `acp-tools replay`):
+    /// `--protocol v2 [--unstable] TRACE.jsonl`.
+    #[command(disable_help_flag = true)]
+    Replay {
+        /// Arguments for `acp-tools replay`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Manage the vendored schema.
     Schema {
         #[command(subcommand)]
@@ -110,6 +118,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
+        Command::Replay { args } => forward(&root, "replay", &args),
         Command::Schema { command: SchemaCommand::Pull { version, from, schema_dir } } => {
             let source = from.map_or(Source::Npm, Source::Local);
             let dir = schema_dir.unwrap_or_else(|| root.join("schema"));

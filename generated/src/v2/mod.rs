@@ -38081,3 +38081,5 @@ pub mod rpc {
         }
     }
 }
+#[doc(inline)]
+pub use crate::session::{Message, Ordered, SessionReducer};

@@ -1,0 +1,309 @@
+//! The v2 session reducer: applies `session/update` notifications in order and
+//! holds the current entities (re-exported as `acp_bindings::v2::SessionReducer`).
+//!
+//! Upserts go through [`Patchable`]: an update for a new id creates the entity
+//! from the defaults, a later one patches it. Chunks append to the entity with
+//! the same id (creating it if needed); an update that carries a whole
+//! collection replaces what chunks accumulated, and later chunks append to the
+//! replacement.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::runtime::Base64String;
+use crate::v2::{
+    AgentMessageState, AgentThoughtState, CompactionId, CompactionState, ContentBlock, MessageId, PlanUpdateContent,
+    SessionInfoState, SessionUpdate, TerminalId, TerminalOutput, TerminalState, ToolCall, ToolCallId, UsageState,
+    UserMessageState,
+};
+use crate::Patchable;
+
+/// A map that remembers the order in which keys were first seen.
+#[derive(Debug, Clone)]
+pub struct Ordered<K, V> {
+    entries: Vec<(K, V)>,
+    index: HashMap<K, usize>,
+}
+
+impl<K: PartialEq, V: PartialEq> PartialEq for Ordered<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl<K, V> Default for Ordered<K, V> {
+    fn default() -> Self {
+        Ordered { entries: Vec::new(), index: HashMap::new() }
+    }
+}
+
+impl<K: Eq + Hash + Clone, V> Ordered<K, V> {
+    /// The value for `key`.
+    pub fn get(&self, key: &K) -> Option<&V> {
+        self.index.get(key).map(|&i| &self.entries[i].1)
+    }
+
+    /// The value for `key`, created with `make` if it is new.
+    pub fn entry(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let i = match self.index.get(&key) {
+            Some(&i) => i,
+            None => {
+                self.entries.push((key.clone(), make()));
+                self.index.insert(key, self.entries.len() - 1);
+                self.entries.len() - 1
+            }
+        };
+        &mut self.entries[i].1
+    }
+
+    /// The value for `key`, mutably.
+    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+        self.index.get(key).map(|&i| &mut self.entries[i].1)
+    }
+
+    /// Inserts or replaces, keeping the first-seen position.
+    pub fn insert(&mut self, key: K, value: V) {
+        match self.index.get(&key) {
+            Some(&i) => self.entries[i].1 = value,
+            None => {
+                self.index.insert(key.clone(), self.entries.len());
+                self.entries.push((key, value));
+            }
+        }
+    }
+
+    /// Removes `key`.
+    pub fn remove(&mut self, key: &K) -> Option<V> {
+        let i = self.index.remove(key)?;
+        let (_, v) = self.entries.remove(i);
+        for slot in self.index.values_mut() {
+            if *slot > i {
+                *slot -= 1;
+            }
+        }
+        Some(v)
+    }
+
+    /// Entries in first-seen order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (k, v) in &self.entries {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// A user message, an agent message or an agent thought.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// A user message (`user_message`, `user_message_chunk`).
+    User(UserMessageState),
+    /// An agent message (`agent_message`, `agent_message_chunk`).
+    Agent(AgentMessageState),
+    /// An agent thought (`agent_thought`, `agent_thought_chunk`).
+    Thought(AgentThoughtState),
+}
+
+impl Message {
+    fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
+        match self {
+            Message::User(m) => &mut m.content,
+            Message::Agent(m) => &mut m.content,
+            Message::Thought(m) => &mut m.content,
+        }
+    }
+
+    /// The message's content blocks.
+    pub fn content(&self) -> &[ContentBlock] {
+        match self {
+            Message::User(m) => &m.content,
+            Message::Agent(m) => &m.content,
+            Message::Thought(m) => &m.content,
+        }
+    }
+}
+
+impl Serialize for Message {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (kind, value) = match self {
+            Message::User(m) => ("user_message", serde_json::to_value(m)),
+            Message::Agent(m) => ("agent_message", serde_json::to_value(m)),
+            Message::Thought(m) => ("agent_thought", serde_json::to_value(m)),
+        };
+        let mut value = value.map_err(serde::ser::Error::custom)?;
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert("kind".into(), kind.into());
+        }
+        value.serialize(serializer)
+    }
+}
+
+/// The state of one v2 session, built from its `session/update` stream.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionReducer {
+    /// Tool calls by id.
+    pub tool_calls: Ordered<ToolCallId, ToolCall>,
+    /// User and agent messages and thoughts by message id.
+    pub messages: Ordered<MessageId, Message>,
+    /// Plans by plan id (each replaced whole).
+    pub plans: Ordered<String, PlanUpdateContent>,
+    /// Agent-owned terminals by id.
+    pub terminals: Ordered<TerminalId, TerminalState>,
+    /// The session's info.
+    pub session_info: Option<SessionInfoState>,
+    /// The context window usage.
+    pub usage: Option<UsageState>,
+    /// Compactions by id.
+    pub compactions: Ordered<CompactionId, CompactionState>,
+}
+
+fn upsert<K: Eq + Hash + Clone, S: Patchable>(map: &mut Ordered<K, S>, key: K, patch: S::Patch) {
+    match map.get_mut(&key) {
+        Some(s) => s.apply(patch),
+        None => map.insert(key, S::from_patch(patch)),
+    }
+}
+
+fn upsert_one<S: Patchable>(slot: &mut Option<S>, patch: S::Patch) {
+    match slot {
+        Some(s) => s.apply(patch),
+        None => *slot = Some(S::from_patch(patch)),
+    }
+}
+
+impl SessionReducer {
+    /// A reducer with no entities.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Applies one update. Updates this reducer does not track (state,
+    /// commands, config options, notices, unknown kinds) leave it unchanged.
+    pub fn apply(&mut self, update: SessionUpdate) {
+        match update {
+            SessionUpdate::ToolCallUpdate(u) => upsert(&mut self.tool_calls, u.tool_call_id.clone(), u),
+            SessionUpdate::ToolCallContentChunk(c) => {
+                let id = c.tool_call_id;
+                let call =
+                    self.tool_calls.entry(id.clone(), || ToolCall::from_patch(crate::v2::ToolCallUpdate::new(id)));
+                call.content.push(c.content);
+            }
+            SessionUpdate::UserMessage(m) => match self.messages.get_mut(&m.message_id) {
+                Some(Message::User(s)) => s.apply(m),
+                _ => self.messages.insert(m.message_id.clone(), Message::User(UserMessageState::from_patch(m))),
+            },
+            SessionUpdate::AgentMessage(m) => match self.messages.get_mut(&m.message_id) {
+                Some(Message::Agent(s)) => s.apply(m),
+                _ => self.messages.insert(m.message_id.clone(), Message::Agent(AgentMessageState::from_patch(m))),
+            },
+            SessionUpdate::AgentThought(m) => match self.messages.get_mut(&m.message_id) {
+                Some(Message::Thought(s)) => s.apply(m),
+                _ => self.messages.insert(m.message_id.clone(), Message::Thought(AgentThoughtState::from_patch(m))),
+            },
+            SessionUpdate::UserMessageChunk(c) => {
+                let id = c.message_id.clone();
+                self.chunk(c.message_id, c.content, || {
+                    Message::User(UserMessageState::from_patch(crate::v2::UserMessage::new(id)))
+                })
+            }
+            SessionUpdate::AgentMessageChunk(c) => {
+                let id = c.message_id.clone();
+                self.chunk(c.message_id, c.content, || {
+                    Message::Agent(AgentMessageState::from_patch(crate::v2::AgentMessage::new(id)))
+                })
+            }
+            SessionUpdate::AgentThoughtChunk(c) => {
+                let id = c.message_id.clone();
+                self.chunk(c.message_id, c.content, || {
+                    Message::Thought(AgentThoughtState::from_patch(crate::v2::AgentThought::new(id)))
+                })
+            }
+            SessionUpdate::TerminalUpdate(u) => upsert(&mut self.terminals, u.terminal_id.clone(), u),
+            SessionUpdate::TerminalOutputChunk(c) => {
+                let id = c.terminal_id;
+                let t =
+                    self.terminals.entry(id.clone(), || TerminalState::from_patch(crate::v2::TerminalUpdate::new(id)));
+                append_output(&mut t.output, &c.data);
+            }
+            SessionUpdate::PlanUpdate(p) => {
+                if let Some(id) = plan_id(&p.plan) {
+                    self.plans.insert(id, p.plan);
+                }
+            }
+            #[cfg(feature = "unstable")]
+            SessionUpdate::PlanRemoved(p) => {
+                self.plans.remove(&p.plan_id.to_string());
+            }
+            SessionUpdate::SessionInfoUpdate(u) => upsert_one(&mut self.session_info, u),
+            SessionUpdate::UsageUpdate(u) => upsert_one(&mut self.usage, u),
+            SessionUpdate::CompactionUpdate(u) => upsert(&mut self.compactions, u.compaction_id.clone(), u),
+            SessionUpdate::CompactionSummaryChunk(c) => {
+                if let Some(compaction) = self.compactions.get_mut(&c.compaction_id) {
+                    compaction.summary.push(c.content);
+                }
+                // A summary chunk for an unknown compaction cannot create it:
+                // its required `status` is not known yet.
+            }
+            _ => {}
+        }
+    }
+
+    fn chunk(&mut self, id: MessageId, block: ContentBlock, make: impl FnOnce() -> Message) {
+        self.messages.entry(id, make).content_mut().push(block);
+    }
+}
+
+/// The plan id of a plan update (every plan variant, the unknown one included, carries `planId`).
+fn plan_id(plan: &PlanUpdateContent) -> Option<String> {
+    let value = serde_json::to_value(plan).ok()?;
+    value.get("planId")?.as_str().map(str::to_owned)
+}
+
+/// Appends terminal bytes; undecodable base64 is appended as text.
+fn append_output(slot: &mut Option<TerminalOutput>, data: &Base64String) {
+    match slot {
+        None => *slot = Some(TerminalOutput::new(data.clone())),
+        Some(out) => match (out.data.decode(), data.decode()) {
+            (Ok(mut a), Ok(b)) => {
+                a.extend(b);
+                out.data = Base64String::encode(a);
+            }
+            _ => out.data = Base64String::from_encoded(format!("{}{}", out.data.as_str(), data.as_str())),
+        },
+    }
+}
+
+impl Serialize for SessionReducer {
+    /// `{"toolCalls", "messages", "plans", "terminals", "sessionInfo", "usage", "compactions"}`,
+    /// entities in first-seen order with every field present.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(7))?;
+        map.serialize_entry("toolCalls", &self.tool_calls)?;
+        map.serialize_entry("messages", &self.messages)?;
+        map.serialize_entry("plans", &self.plans)?;
+        map.serialize_entry("terminals", &self.terminals)?;
+        map.serialize_entry("sessionInfo", &self.session_info)?;
+        map.serialize_entry("usage", &self.usage)?;
+        map.serialize_entry("compactions", &self.compactions)?;
+        map.end()
+    }
+}

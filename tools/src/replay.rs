@@ -1,0 +1,53 @@
+//! `replay`: fold a v2 trace's `session/update` notifications with the
+//! session reducer and print the final state.
+
+use std::path::Path;
+
+use acp_bindings::v2::rpc::{ClientNotification, Message, Notification};
+use acp_bindings::v2::SessionReducer;
+
+/// The outcome of a replay.
+pub struct Replay {
+    /// The final state.
+    pub state: SessionReducer,
+    /// `location: error` for every line that was rejected (state unchanged by it).
+    pub rejected: Vec<String>,
+    /// How many updates were applied.
+    pub applied: usize,
+}
+
+/// Replays a `.jsonl` trace (one JSON-RPC message a line); other messages are
+/// skipped, malformed ones are reported and leave the state unchanged.
+pub fn replay(path: &Path) -> std::io::Result<Replay> {
+    let text = std::fs::read_to_string(path)?;
+    let mut out = Replay { state: SessionReducer::new(), rejected: Vec::new(), applied: 0 };
+    let mut pending = std::collections::HashMap::new();
+    let key = |id: &acp_bindings::v2::RequestId| serde_json::to_string(id).unwrap_or_default();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let decoded = Message::decode(line, |id| pending.remove(&key(id)));
+        if let Ok(Message::Request { id, request, .. }) = &decoded {
+            pending.insert(key(id), request.method().to_owned());
+        }
+        match decoded {
+            Ok(Message::Notification {
+                notification: Notification::Client(ClientNotification::SessionUpdate(n)),
+                ..
+            }) => {
+                out.state.apply(n.update);
+                out.applied += 1;
+            }
+            Ok(_) => {}
+            Err(e) => out.rejected.push(format!(
+                "{}:{}: rejected at {}: {}",
+                path.display(),
+                i + 1,
+                if e.pointer().is_empty() { "(root)" } else { e.pointer() },
+                e.message()
+            )),
+        }
+    }
+    Ok(out)
+}
