@@ -190,3 +190,90 @@ fn misuse_is_a_compile_error_at_the_offending_span() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
 }
+
+// ---- the generated v2 tool call ------------------------------------------
+
+mod tool_call {
+    use acp_bindings::v2::{ToolCall, ToolCallStatus, ToolCallUpdate, ToolKind};
+    use acp_bindings::{Patch, PatchOps, Patchable};
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    fn kind() -> impl Strategy<Value = ToolKind> {
+        prop_oneof![Just(ToolKind::Read), Just(ToolKind::Edit), Just(ToolKind::Other), Just(ToolKind::from("_acme"))]
+    }
+
+    fn status() -> impl Strategy<Value = ToolCallStatus> {
+        prop_oneof![Just(ToolCallStatus::Pending), Just(ToolCallStatus::InProgress), Just(ToolCallStatus::Completed)]
+    }
+
+    fn content() -> impl Strategy<Value = Vec<acp_bindings::v2::ToolCallContent>> {
+        prop::collection::vec("[a-c]{1,2}", 0..3).prop_map(|texts| {
+            texts
+                .into_iter()
+                .map(|t| serde_json::from_value(json!({"type": "content", "content": {"type": "text", "text": t}})).unwrap())
+                .collect()
+        })
+    }
+
+    fn meta() -> impl Strategy<Value = Option<Box<serde_json::Map<String, Value>>>> {
+        prop::option::of(prop::collection::btree_map("[a-c]", 0u8..3, 0..3))
+            .prop_map(|m| m.map(|m| Box::new(m.into_iter().map(|(k, v)| (k, Value::from(v))).collect())))
+    }
+
+    prop_compose! {
+        fn state()(title in prop::option::of("[a-c]{0,2}"), kind in kind(), status in status(), content in content(),
+                   raw in prop::option::of(prop_oneof![Just(json!(null)), Just(json!({"p": 1}))]), meta in meta()) -> ToolCall {
+            let mut s = ToolCall::from_patch(ToolCallUpdate::new("call_1"));
+            s.title = title; s.kind = kind; s.status = status; s.content = content; s.raw_input = raw; s.meta = meta;
+            s
+        }
+    }
+
+    fn field<T: Clone + std::fmt::Debug + 'static>(set: impl Strategy<Value = T> + 'static) -> impl Strategy<Value = Patch<T>> {
+        prop_oneof![Just(Patch::Keep), Just(Patch::Clear), set.prop_map(Patch::Set)]
+    }
+
+    prop_compose! {
+        fn update()(title in field("[a-c]{0,2}"), kind in field(kind()), status in field(status()), content in field(content()),
+                    meta in prop_oneof![Just(Patch::Keep), Just(Patch::Clear),
+                        prop::collection::btree_map("[a-c]", prop::option::of(0u8..3), 0..3).prop_map(|m| Patch::Set(Box::new(
+                            m.into_iter().map(|(k, v)| (k, v.map_or(Value::Null, Value::from))).collect())))]) -> ToolCallUpdate {
+            let mut p = ToolCallUpdate::new("call_1");
+            p.title = title; p.kind = kind; p.status = status; p.content = content; p.meta = meta;
+            p
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn from_patch_is_default_then_apply(p in update()) {
+            let mut base = ToolCall::from_patch(ToolCallUpdate::new("call_1"));
+            base.apply(p.clone());
+            prop_assert_eq!(ToolCall::from_patch(p), base);
+        }
+
+        #[test]
+        fn apply_diff_reaches_the_newer_state(a in state(), b in state()) {
+            let mut x = a.clone();
+            x.apply(a.diff(&b));
+            prop_assert_eq!(x, b);
+        }
+
+        #[test]
+        fn then_composes(s in state(), p in update(), q in update()) {
+            let (mut one, mut two) = (s.clone(), s);
+            one.apply(p.clone().then(q.clone()));
+            two.apply(p);
+            two.apply(q);
+            prop_assert_eq!(one, two);
+        }
+
+        #[test]
+        fn encoding_keeps_keep_clear_and_set_apart(p in update()) {
+            let text = serde_json::to_string(&p).unwrap();
+            let back: ToolCallUpdate = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(back, p);
+        }
+    }
+}
