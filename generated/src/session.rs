@@ -176,10 +176,14 @@ pub struct SessionReducer {
     pub compactions: Ordered<CompactionId, CompactionState>,
 }
 
-fn upsert<K: Eq + Hash + Clone, S: Patchable>(map: &mut Ordered<K, S>, key: K, patch: S::Patch) {
-    match map.get_mut(&key) {
-        Some(s) => s.apply(patch),
-        None => map.insert(key, S::from_patch(patch)),
+/// Patches the entity with the patch's key, or creates it (the key is cloned only then).
+fn upsert<K: Eq + Hash + Clone, S: Patchable>(map: &mut Ordered<K, S>, key: impl Fn(&S::Patch) -> &K, patch: S::Patch) {
+    match map.index.get(key(&patch)) {
+        Some(&i) => map.entries[i].1.apply(patch),
+        None => {
+            let k = key(&patch).clone();
+            map.insert(k, S::from_patch(patch));
+        }
     }
 }
 
@@ -200,7 +204,7 @@ impl SessionReducer {
     /// commands, config options, notices, unknown kinds) leave it unchanged.
     pub fn apply(&mut self, update: SessionUpdate) {
         match update {
-            SessionUpdate::ToolCallUpdate(u) => upsert(&mut self.tool_calls, u.tool_call_id.clone(), u),
+            SessionUpdate::ToolCallUpdate(u) => upsert(&mut self.tool_calls, |u| &u.tool_call_id, u),
             SessionUpdate::ToolCallContentChunk(c) => {
                 let id = c.tool_call_id;
                 let call =
@@ -237,7 +241,7 @@ impl SessionReducer {
                     Message::Thought(AgentThoughtState::from_patch(crate::v2::AgentThought::new(id)))
                 })
             }
-            SessionUpdate::TerminalUpdate(u) => upsert(&mut self.terminals, u.terminal_id.clone(), u),
+            SessionUpdate::TerminalUpdate(u) => upsert(&mut self.terminals, |u| &u.terminal_id, u),
             SessionUpdate::TerminalOutputChunk(c) => {
                 let id = c.terminal_id;
                 let t =
@@ -255,7 +259,7 @@ impl SessionReducer {
             }
             SessionUpdate::SessionInfoUpdate(u) => upsert_one(&mut self.session_info, u),
             SessionUpdate::UsageUpdate(u) => upsert_one(&mut self.usage, u),
-            SessionUpdate::CompactionUpdate(u) => upsert(&mut self.compactions, u.compaction_id.clone(), u),
+            SessionUpdate::CompactionUpdate(u) => upsert(&mut self.compactions, |u| &u.compaction_id, u),
             SessionUpdate::CompactionSummaryChunk(c) => {
                 if let Some(compaction) = self.compactions.get_mut(&c.compaction_id) {
                     compaction.summary.push(c.content);

@@ -2,8 +2,8 @@
 //! diff, compose) for a struct that describes an entity's stored state.
 //!
 //! The derive parses the input and every `#[acp(...)]` attribute into its own
-//! model first ([`model`]), collecting all errors with their spans, and only
-//! then emits code ([`expand`]). Use it through `acp_bindings::AcpPatch`.
+//! model first (`model.rs`), collecting all errors with their spans, and only
+//! then emits code (`expand.rs`). Use it through `acp_bindings::AcpPatch`.
 
 mod expand;
 mod model;

@@ -8,7 +8,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, Criterion, Throughput};
+use std::collections::HashMap;
+
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use serde::de::IgnoredAny;
 use serde_json::{json, Value};
 
@@ -56,6 +58,44 @@ fn stream() -> Vec<String> {
     out
 }
 
+/// Tool-call patches only: each call created, patched with nulls, filled, completed.
+fn tool_call_patches() -> Vec<Value> {
+    let mut out = Vec::new();
+    for i in 0..1000 {
+        let id = format!("call_{i:04}");
+        out.push(json!({"toolCallId": id, "title": format!("Edit src/m{i}.rs"), "kind": "edit", "status": "pending",
+            "rawInput": {"path": format!("src/m{i}.rs")}}));
+        out.push(json!({"toolCallId": id, "status": "in_progress", "title": null, "_meta": {"progress": 0.5}}));
+        out.push(json!({"toolCallId": id, "content": [{"type": "content", "content": {"type": "text", "text": "patched 3 lines"}}],
+            "locations": [{"path": format!("src/m{i}.rs"), "line": 3}]}));
+        out.push(json!({"toolCallId": id, "status": "completed", "kind": null, "rawOutput": {"ok": true}, "_meta": {"progress": null}}));
+    }
+    out
+}
+
+fn fold_ours(updates: Vec<acp_bindings::v2::ToolCallUpdate>) -> acp_bindings::v2::SessionReducer {
+    let mut r = acp_bindings::v2::SessionReducer::new();
+    for u in updates {
+        r.apply(acp_bindings::v2::SessionUpdate::ToolCallUpdate(u));
+    }
+    r
+}
+
+fn fold_official(
+    updates: Vec<agent_client_protocol_schema::v2::ToolCallUpdate>,
+) -> HashMap<agent_client_protocol_schema::v2::ToolCallId, agent_client_protocol_schema::v2::ToolCallUpdate> {
+    let mut map: HashMap<_, agent_client_protocol_schema::v2::ToolCallUpdate> = HashMap::new();
+    for u in updates {
+        match map.get_mut(&u.tool_call_id) {
+            Some(existing) => existing.apply_update(u),
+            None => {
+                map.insert(u.tool_call_id.clone(), u);
+            }
+        }
+    }
+    map
+}
+
 fn decode<T: serde::de::DeserializeOwned>(lines: &[String]) -> Vec<T> {
     lines.iter().map(|l| serde_json::from_str(l).expect("the stream decodes")).collect()
 }
@@ -77,6 +117,21 @@ fn bench(c: &mut Criterion) {
     g.bench_function("official", |b| b.iter(|| decode::<Official>(black_box(&lines))));
     g.bench_function("serde_json::Value", |b| b.iter(|| decode::<Value>(black_box(&lines))));
     g.bench_function("IgnoredAny", |b| b.iter(|| decode::<IgnoredAny>(black_box(&lines))));
+    g.finish();
+
+    let patches = tool_call_patches();
+    let ours_patches: Vec<acp_bindings::v2::ToolCallUpdate> =
+        patches.iter().map(|p| serde_json::from_value(p.clone()).unwrap()).collect();
+    let official_patches: Vec<agent_client_protocol_schema::v2::ToolCallUpdate> =
+        patches.iter().map(|p| serde_json::from_value(p.clone()).unwrap()).collect();
+    let mut g = c.benchmark_group("fold tool-call patches");
+    g.throughput(Throughput::Elements(patches.len() as u64));
+    g.bench_function("ours: SessionReducer", |b| {
+        b.iter_batched(|| ours_patches.clone(), |p| fold_ours(black_box(p)), BatchSize::LargeInput)
+    });
+    g.bench_function("official: apply_update over a HashMap", |b| {
+        b.iter_batched(|| official_patches.clone(), |p| fold_official(black_box(p)), BatchSize::LargeInput)
+    });
     g.finish();
 
     let mut g = c.benchmark_group("encode");
@@ -111,6 +166,13 @@ fn ratios() {
     let d_off = median(runs, || drop(black_box(decode::<Official>(&lines))));
     let d_val = median(runs, || drop(black_box(decode::<Value>(&lines))));
     let d_floor = median(runs, || drop(black_box(decode::<IgnoredAny>(&lines))));
+    let patches = tool_call_patches();
+    let ours_patches: Vec<acp_bindings::v2::ToolCallUpdate> =
+        patches.iter().map(|p| serde_json::from_value(p.clone()).unwrap()).collect();
+    let official_patches: Vec<agent_client_protocol_schema::v2::ToolCallUpdate> =
+        patches.iter().map(|p| serde_json::from_value(p.clone()).unwrap()).collect();
+    let f_ours = median(runs, || drop(black_box(fold_ours(ours_patches.clone()))));
+    let f_off = median(runs, || drop(black_box(fold_official(official_patches.clone()))));
     let e_ours = median(runs, || {
         black_box(encode(&ours));
     });
@@ -127,6 +189,11 @@ fn ratios() {
     println!("  decode ours / IgnoredAny = {:.2}  (target <= 2.50)", r(d_ours, d_floor));
     println!("  decode ours / Value      = {:.2}", r(d_ours, d_val));
     println!("  encode ours / official   = {:.2}  (target <= 1.00)", r(e_ours, e_off));
+    println!(
+        "  fold {} tool-call patches ours / official = {:.2}  (target <= 1.00; clone of the input included in both)",
+        patches.len(),
+        r(f_ours, f_off)
+    );
     println!(
         "  size_of v2::ToolCallUpdate ours {} / official {}; v2::SessionUpdate ours {} / official {}",
         std::mem::size_of::<acp_bindings::v2::ToolCallUpdate>(),

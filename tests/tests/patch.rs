@@ -211,7 +211,9 @@ mod tool_call {
         prop::collection::vec("[a-c]{1,2}", 0..3).prop_map(|texts| {
             texts
                 .into_iter()
-                .map(|t| serde_json::from_value(json!({"type": "content", "content": {"type": "text", "text": t}})).unwrap())
+                .map(|t| {
+                    serde_json::from_value(json!({"type": "content", "content": {"type": "text", "text": t}})).unwrap()
+                })
                 .collect()
         })
     }
@@ -230,7 +232,9 @@ mod tool_call {
         }
     }
 
-    fn field<T: Clone + std::fmt::Debug + 'static>(set: impl Strategy<Value = T> + 'static) -> impl Strategy<Value = Patch<T>> {
+    fn field<T: Clone + std::fmt::Debug + 'static>(
+        set: impl Strategy<Value = T> + 'static,
+    ) -> impl Strategy<Value = Patch<T>> {
         prop_oneof![Just(Patch::Keep), Just(Patch::Clear), set.prop_map(Patch::Set)]
     }
 
