@@ -152,38 +152,46 @@ prop_compose! {
     }
 }
 
-proptest! {
-    #[test]
-    fn from_patch_is_default_then_apply(p in update()) {
-        let mut base = EditorState { buffer_id: "b".into(), ..Default::default() };
-        base.apply(p.clone());
-        prop_assert_eq!(EditorState::from_patch(p), base);
-    }
+/// The four properties of an `AcpPatch` entity: `base` is a default entity
+/// with the key, `state()` and `update()` generate entities and patches.
+macro_rules! patch_properties {
+    ($state_ty:ty, $patch_ty:ty, $base:expr) => {
+        proptest! {
+            #[test]
+            fn from_patch_is_default_then_apply(p in update()) {
+                let mut base: $state_ty = $base;
+                base.apply(p.clone());
+                prop_assert_eq!(<$state_ty>::from_patch(p), base);
+            }
 
-    #[test]
-    fn apply_diff_reaches_the_newer_state(a in state(), b in state()) {
-        let mut x = a.clone();
-        x.apply(a.diff(&b));
-        prop_assert_eq!(x, b);
-    }
+            #[test]
+            fn apply_diff_reaches_the_newer_state(a in state(), b in state()) {
+                let mut x = a.clone();
+                x.apply(a.diff(&b));
+                prop_assert_eq!(x, b);
+            }
 
-    #[test]
-    fn then_composes(s in state(), p in update(), q in update()) {
-        let (mut one, mut two) = (s.clone(), s);
-        one.apply(p.clone().then(q.clone()));
-        two.apply(p);
-        two.apply(q);
-        prop_assert_eq!(one, two);
-    }
+            #[test]
+            fn then_composes(s in state(), p in update(), q in update()) {
+                let (mut one, mut two) = (s.clone(), s);
+                one.apply(p.clone().then(q.clone()));
+                two.apply(p);
+                two.apply(q);
+                prop_assert_eq!(one, two);
+            }
 
-    #[test]
-    fn encoding_keeps_keep_clear_and_set_apart(p in update()) {
-        // A patch made only of wire forms round-trips exactly.
-        let text = serde_json::to_string(&p).unwrap();
-        let back: EditorStateUpdate = serde_json::from_str(&text).unwrap();
-        prop_assert_eq!(back, p);
-    }
+            #[test]
+            fn encoding_keeps_keep_clear_and_set_apart(p in update()) {
+                // A patch made only of wire forms round-trips exactly.
+                let text = serde_json::to_string(&p).unwrap();
+                let back: $patch_ty = serde_json::from_str(&text).unwrap();
+                prop_assert_eq!(back, p);
+            }
+        }
+    };
 }
+
+patch_properties!(EditorState, EditorStateUpdate, EditorState { buffer_id: "b".into(), ..Default::default() });
 
 #[test]
 fn misuse_is_a_compile_error_at_the_offending_span() {
@@ -249,35 +257,5 @@ mod tool_call {
         }
     }
 
-    proptest! {
-        #[test]
-        fn from_patch_is_default_then_apply(p in update()) {
-            let mut base = ToolCall::from_patch(ToolCallUpdate::new("call_1"));
-            base.apply(p.clone());
-            prop_assert_eq!(ToolCall::from_patch(p), base);
-        }
-
-        #[test]
-        fn apply_diff_reaches_the_newer_state(a in state(), b in state()) {
-            let mut x = a.clone();
-            x.apply(a.diff(&b));
-            prop_assert_eq!(x, b);
-        }
-
-        #[test]
-        fn then_composes(s in state(), p in update(), q in update()) {
-            let (mut one, mut two) = (s.clone(), s);
-            one.apply(p.clone().then(q.clone()));
-            two.apply(p);
-            two.apply(q);
-            prop_assert_eq!(one, two);
-        }
-
-        #[test]
-        fn encoding_keeps_keep_clear_and_set_apart(p in update()) {
-            let text = serde_json::to_string(&p).unwrap();
-            let back: ToolCallUpdate = serde_json::from_str(&text).unwrap();
-            prop_assert_eq!(back, p);
-        }
-    }
+    patch_properties!(ToolCall, ToolCallUpdate, ToolCall::from_patch(ToolCallUpdate::new("call_1")));
 }
