@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::model::{Def, Kind, Module};
+use crate::model::{Kind, Module};
 
 /// The rule of one upsert property.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,9 +160,4 @@ pub fn apply(module: &mut Module, config: &BTreeMap<String, Upsert>, label: &Pat
         }
     }
     Ok(warnings)
-}
-
-/// Whether a definition is configured as an upsert.
-pub fn is_upsert(d: &Def) -> bool {
-    d.upsert.is_some()
 }

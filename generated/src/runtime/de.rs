@@ -252,14 +252,6 @@ pub fn tag<'a>(object: &'a JsonObject, key: &str) -> Tag<'a> {
     }
 }
 
-/// Buffers a JSON object for a union decoder.
-pub fn object<'de, D: Deserializer<'de>>(deserializer: D, what: &'static str) -> Result<JsonObject, D::Error> {
-    match Value::deserialize(deserializer)? {
-        Value::Object(map) => Ok(map),
-        other => Err(D::Error::invalid_type(unexpected(&other), &what)),
-    }
-}
-
 /// Buffers any JSON value for an untagged union decoder.
 pub fn value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
     Value::deserialize(deserializer)

@@ -1,0 +1,279 @@
+//! Tagged and untagged unions: the enum, its serializer, and its streaming or buffered decoder.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{docs_or, ident, str_lit, Emitter};
+use crate::model::*;
+
+impl Emitter {
+    // ---- unions --------------------------------------------------------------
+
+    pub(super) fn union(&self, def: &Def, u: &Union) -> Vec<TokenStream> {
+        let name = ident(&def.rust_name);
+        let doc = self.item_docs(def);
+        let mut variants = Vec::new();
+        for v in &u.variants {
+            let vn = ident(&v.rust_name);
+            let vd = docs_or(&v.docs, || match (&v.tag, &v.payload) {
+                (Some(t), _) => format!("The `{t}` variant."),
+                (None, Payload::Type(Type::Ref(r))) => format!("A [`{}`].", self.rust_name(r)),
+                (None, _) => format!("The `{}` arm.", v.rust_name),
+            });
+            variants.push(match &v.payload {
+                Payload::Unit => quote! { #vd #vn, },
+                Payload::Type(t) => {
+                    let t = self.ty(t);
+                    quote! { #vd #vn(#t), }
+                }
+                Payload::NoTag => {
+                    let prop = &u.tag.as_ref().map(|t| t.property.clone()).unwrap_or_default();
+                    let fd = format!(" `true` when `{prop}` was an explicit `null`, `false` when it was omitted.");
+                    quote! { #vd #vn { #[doc = #fd] explicit_null: bool }, }
+                }
+            });
+        }
+        let rt = &self.rt;
+        if let Some(c) = &u.catch_all {
+            let cd = docs_or(&c.docs, || "A variant this version does not know, kept whole.".to_owned());
+            let cn = ident(&c.rust_name);
+            variants.push(quote! { #cd #cn(#rt::UnknownVariant), });
+        }
+        let mut items = vec![quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            #[non_exhaustive]
+            pub enum #name { #(#variants)* }
+        }];
+        items.push(self.union_serialize(def, u));
+        items.push(match &u.tag {
+            Some(tag) => self.tagged_deserialize(def, u, tag),
+            None => self.untagged_deserialize(def, u),
+        });
+        if let Some(tag) = &u.tag {
+            items.push(self.tag_accessor(def, u, tag));
+        }
+        items
+    }
+
+    fn tag_accessor(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
+        let name = ident(&def.rust_name);
+        let key = str_lit(&tag.property);
+        let mut arms = Vec::new();
+        for v in &u.variants {
+            let vn = ident(&v.rust_name);
+            let pat = match v.payload {
+                Payload::Unit => quote!(Self::#vn),
+                Payload::Type(_) => quote!(Self::#vn(_)),
+                Payload::NoTag => quote!(Self::#vn { .. }),
+            };
+            let val = match &v.tag {
+                Some(t) => {
+                    let t = str_lit(t);
+                    quote!(::core::option::Option::Some(#t))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            arms.push(quote!(#pat => #val,));
+        }
+        if let Some(c) = &u.catch_all {
+            let cn = ident(&c.rust_name);
+            arms.push(quote!(Self::#cn(v) => ::core::option::Option::Some(v.__tag(#key)),));
+        }
+        let doc = format!(" The `{}` discriminator of this value, when it has one.", tag.property);
+        quote! {
+            impl #name {
+                /// The property that discriminates the variants.
+                pub const TAG: &'static str = #key;
+                #[doc = #doc]
+                pub fn tag(&self) -> ::core::option::Option<&str> {
+                    match self { #(#arms)* }
+                }
+            }
+        }
+    }
+
+    fn union_serialize(&self, def: &Def, u: &Union) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let key = str_lit(u.tag.as_ref().map(|t| t.property.as_str()).unwrap_or(""));
+        let mut arms = Vec::new();
+        for v in &u.variants {
+            let vn = ident(&v.rust_name);
+            arms.push(match (&v.payload, &v.tag) {
+                (Payload::Unit, Some(t)) => {
+                    let t = str_lit(t);
+                    quote!(Self::#vn => #rt::ser::tagged(serializer, #key, #t, ::core::option::Option::<&()>::None),)
+                }
+                (Payload::Type(_), Some(t)) => {
+                    let t = str_lit(t);
+                    quote!(Self::#vn(payload) => #rt::ser::tagged(serializer, #key, #t, ::core::option::Option::Some(payload)),)
+                }
+                (Payload::Type(_), None) => quote!(Self::#vn(payload) => ::serde::Serialize::serialize(payload, serializer),),
+                (Payload::NoTag, _) => quote! {
+                    Self::#vn { explicit_null } => {
+                        use ::serde::ser::SerializeMap as _;
+                        let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                        if *explicit_null {
+                            map.serialize_entry(#key, &())?;
+                        }
+                        map.end()
+                    }
+                },
+                (Payload::Unit, None) => quote!(Self::#vn => serializer.serialize_unit(),),
+            });
+        }
+        if let Some(c) = &u.catch_all {
+            let cn = ident(&c.rust_name);
+            arms.push(quote!(Self::#cn(v) => ::serde::Serialize::serialize(v, serializer),));
+        }
+        quote! {
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self { #(#arms)* }
+                }
+            }
+        }
+    }
+
+    fn tagged_deserialize(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let uname = str_lit(&def.rust_name);
+        let key = str_lit(&tag.property);
+        let known: Vec<Literal> = u.variants.iter().filter_map(|v| v.tag.as_deref()).map(str_lit).collect();
+        // The streaming path: a known discriminator, payload decoded in place.
+        let mut streamed = Vec::new();
+        // The buffered path: the whole object (unknown, missing or odd discriminators).
+        let mut arms = Vec::new();
+        for v in &u.variants {
+            let Some(t) = &v.tag else { continue };
+            let (vn, tl) = (ident(&v.rust_name), str_lit(t));
+            streamed.push(match &v.payload {
+                Payload::Unit => quote! {
+                    #tl => {
+                        <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                        ::core::result::Result::Ok(Self::#vn)
+                    }
+                },
+                _ => quote! {
+                    #tl => ::serde::Deserialize::deserialize(payload)
+                        .map(Self::#vn)
+                        .map_err(|e| #rt::de::in_variant(#uname, tag, e)),
+                },
+            });
+            arms.push(match &v.payload {
+                Payload::Unit => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn),),
+                _ => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn(#rt::de::payload(object, #uname, #tl)?)),),
+            });
+        }
+        // Arms chosen when the discriminator is absent.
+        let untagged: Vec<&Variant> = u.variants.iter().filter(|v| v.tag.is_none()).collect();
+        let no_tag = untagged.iter().find(|v| v.payload == Payload::NoTag);
+        let missing_pat = if tag.lenient {
+            quote!(#rt::de::Tag::Missing | #rt::de::Tag::Invalid)
+        } else {
+            quote!(#rt::de::Tag::Missing)
+        };
+        if let Some(v) = no_tag {
+            let vn = ident(&v.rust_name);
+            arms.push(quote!(#missing_pat => ::core::result::Result::Ok(Self::#vn { explicit_null: false }),));
+            arms.push(quote!(#rt::de::Tag::Null => ::core::result::Result::Ok(Self::#vn { explicit_null: true }),));
+        } else if !untagged.is_empty() {
+            let tries = untagged.iter().map(|v| {
+                let vn = ident(&v.rust_name);
+                let arm = str_lit(&v.rust_name);
+                quote! {
+                    if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
+                        return ::core::result::Result::Ok(Self::#vn(v));
+                    }
+                }
+            });
+            arms.push(quote! {
+                #missing_pat => {
+                    let value = ::serde_json::Value::Object(object);
+                    let mut errors = ::std::vec::Vec::new();
+                    #(#tries)*
+                    ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
+                }
+            });
+        }
+        if let Some(c) = &u.catch_all {
+            let cn = ident(&c.rust_name);
+            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
+            let checks = c.typed.iter().map(|(k, t)| {
+                let (k, t) = (str_lit(k), self.ty(t));
+                quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
+            });
+            arms.push(quote! {
+                #rt::de::Tag::Str(_) => {
+                    #rt::de::check_catch_all::<E>(&object, #uname, &[#(#required),*])?;
+                    #(#checks)*
+                    ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
+                }
+            });
+        }
+        quote! {
+            impl #rt::de::Tagged for #name {
+                const NAME: &'static str = #uname;
+                const KEY: &'static str = #key;
+
+                fn is_known(tag: &str) -> bool {
+                    matches!(tag, #(#known)|*)
+                }
+
+                fn known<'de, D: ::serde::Deserializer<'de>>(tag: &str, payload: D) -> ::core::result::Result<Self, D::Error> {
+                    match tag {
+                        #(#streamed)*
+                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("not a known discriminator")),
+                    }
+                }
+
+                fn from_object<E: ::serde::de::Error>(object: #rt::JsonObject) -> ::core::result::Result<Self, E> {
+                    const KNOWN: &[&str] = &[#(#known),*];
+                    match #rt::de::tag(&object, #key) {
+                        #(#arms)*
+                        #[allow(unreachable_patterns)]
+                        other => ::core::result::Result::Err(#rt::de::unknown_tag(#uname, #key, other, KNOWN)),
+                    }
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #rt::de::tagged(deserializer)
+                }
+            }
+        }
+    }
+
+    fn untagged_deserialize(&self, def: &Def, u: &Union) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let uname = str_lit(&def.rust_name);
+        let tries = u.variants.iter().map(|v| {
+            let vn = ident(&v.rust_name);
+            let arm = str_lit(&v.rust_name);
+            match &v.payload {
+                Payload::Unit => quote! {
+                    if value.is_null() { return ::core::result::Result::Ok(Self::#vn); }
+                },
+                _ => quote! {
+                    if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
+                        return ::core::result::Result::Ok(Self::#vn(v));
+                    }
+                },
+            }
+        });
+        quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    let value = #rt::de::value(deserializer)?;
+                    let mut errors = ::std::vec::Vec::new();
+                    #(#tries)*
+                    ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
+                }
+            }
+        }
+    }
+}

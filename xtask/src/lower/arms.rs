@@ -1,0 +1,279 @@
+//! `anyOf`/`oneOf`: enums (const arms, with an optional catch-all) and unions
+//! (tagged arms, untagged arms, the `none` arm, the `not`-guarded catch-all).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+use super::{escape, tag_of, type_ident, Lowerer, Obj};
+use crate::error::Result;
+use crate::model::*;
+
+impl Lowerer<'_> {
+    // ---- enums ---------------------------------------------------------------
+
+    pub(super) fn closed_enum(&self, values: &Value, pointer: &str) -> Result<Enum> {
+        let arr = values.as_array().ok_or_else(|| self.err(pointer, "`enum` must be an array"))?;
+        let mut variants = Vec::new();
+        for v in arr {
+            let s = v.as_str().ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
+            variants.push(EnumVariant { value: v.clone(), rust_name: type_ident(s), docs: None });
+        }
+        let e = Enum { repr: EnumRepr::String, variants, fallback: None };
+        self.check_variant_names(e.variants.iter().map(|v| &v.rust_name), pointer)?;
+        Ok(e)
+    }
+
+    /// Recognises `anyOf`/`oneOf` of `const` arms (plus an optional catch-all
+    /// arm of the same type) as an enum.
+    pub(super) fn enumeration(&self, arms: &[&Obj], pointer: &str, key: &str) -> Result<Option<Enum>> {
+        fn scalar(a: &Obj) -> Option<&str> {
+            a.get("type").and_then(Value::as_str).filter(|t| *t == "string" || *t == "integer")
+        }
+        let Some(first_ty) = arms.first().and_then(|a| scalar(a)) else {
+            return Ok(None);
+        };
+        if !arms.iter().all(|a| scalar(a) == Some(first_ty) && !a.contains_key("properties")) {
+            return Ok(None);
+        }
+        let consts = arms.iter().filter(|a| a.contains_key("const")).count();
+        if consts == 0 || consts + 1 < arms.len() {
+            return Ok(None);
+        }
+        let repr = if first_ty == "string" {
+            EnumRepr::String
+        } else {
+            match self.integer(arms[0], pointer)? {
+                Type::Integer { format, .. } => EnumRepr::Integer(format),
+                _ => unreachable!("integer() returns an integer type"),
+            }
+        };
+        let mut variants = Vec::new();
+        let mut fallback = None;
+        for (i, a) in arms.iter().enumerate() {
+            let p = format!("{pointer}/{key}/{i}");
+            self.check_keywords(a, &p)?;
+            let title = a.get("title").and_then(Value::as_str);
+            match a.get("const") {
+                Some(v) => {
+                    let rust_name = match (repr, v) {
+                        (EnumRepr::String, Value::String(s)) => type_ident(s),
+                        (EnumRepr::Integer(_), Value::Number(_)) => match title {
+                            Some(t) => type_ident(t),
+                            None => return Err(self.err(&p, "an integer enum value needs a `title` to name it")),
+                        },
+                        _ => return Err(self.err(&p, format!("`const` {v} does not match the arm's `type`"))),
+                    };
+                    if variants.iter().any(|x: &EnumVariant| &x.value == v) {
+                        return Err(self.err(&p, format!("duplicate enum value {v}")));
+                    }
+                    variants.push(EnumVariant { value: v.clone(), rust_name, docs: Self::docs(a) });
+                }
+                None => {
+                    fallback = Some(Fallback { rust_name: type_ident(title.unwrap_or("other")), docs: Self::docs(a) });
+                }
+            }
+        }
+        let names = variants.iter().map(|v| &v.rust_name).chain(fallback.as_ref().map(|f| &f.rust_name));
+        self.check_variant_names(names, pointer)?;
+        Ok(Some(Enum { repr, variants, fallback }))
+    }
+
+    fn check_variant_names<'n>(&self, names: impl Iterator<Item = &'n String>, pointer: &str) -> Result<()> {
+        let mut seen = BTreeSet::new();
+        for n in names {
+            if !seen.insert(n.clone()) {
+                return Err(self.err(pointer, format!("two arms map to the Rust variant `{n}`")));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- unions ------------------------------------------------------------------
+
+    pub(super) fn union(
+        &self,
+        name: &str,
+        parent: &Obj,
+        arms: &[&Obj],
+        pointer: &str,
+        tag_hint: Option<(String, bool)>,
+        inline: &mut Vec<Def>,
+    ) -> Result<Union> {
+        let tag = match tag_hint {
+            Some((t, lenient)) => Some(Tag { property: t, lenient }),
+            None => tag_of(arms).map(|property| Tag { property, lenient: false }),
+        };
+        if let (Some(d), Some(t)) = (parent.get("discriminator"), &tag) {
+            if d.get("propertyName").and_then(Value::as_str) != Some(t.property.as_str()) {
+                return Err(self.err(
+                    pointer,
+                    format!("`discriminator` disagrees with the arms, which discriminate on `{}`", t.property),
+                ));
+            }
+        }
+        let mut variants = Vec::new();
+        let mut catch_all_arm = None;
+        for (i, arm) in arms.iter().enumerate() {
+            let p = format!("{pointer}/{i}");
+            if arm.contains_key("not") {
+                if catch_all_arm.is_some() {
+                    return Err(self.err(&p, "a union with two catch-all arms"));
+                }
+                catch_all_arm = Some((*arm, p));
+                continue;
+            }
+            self.check_keywords(arm, &p)?;
+            variants.push(self.variant(name, arm, &p, tag.as_ref(), inline)?);
+        }
+        let mut known: Vec<&str> = variants.iter().filter_map(|v| v.tag.as_deref()).collect();
+        let mut catch_all = None;
+        if let Some((arm, p)) = catch_all_arm {
+            let Some(tag) = &tag else {
+                return Err(self.err(&p, "a `not` guard in a union whose arms have no discriminator"));
+            };
+            catch_all = Some(self.catch_all(arm, &p, &tag.property, &known)?);
+        }
+        known.sort_unstable();
+        if let Some(dup) = known.windows(2).find(|w| w[0] == w[1]) {
+            return Err(self.err(pointer, format!("two arms share the discriminator value `{}`", dup[0])));
+        }
+        let names = variants.iter().map(|v| &v.rust_name).chain(catch_all.as_ref().map(|c| &c.rust_name));
+        self.check_variant_names(names, pointer)?;
+        Ok(Union { tag, variants, catch_all })
+    }
+
+    fn variant(
+        &self,
+        owner: &str,
+        arm: &Obj,
+        pointer: &str,
+        tag: Option<&Tag>,
+        inline: &mut Vec<Def>,
+    ) -> Result<Variant> {
+        let title = arm.get("title").and_then(Value::as_str);
+        let docs = Self::docs(arm);
+        let empty = Map::new();
+        let props = match arm.get("properties") {
+            Some(p) => self.object(p, &format!("{pointer}/properties"))?,
+            None => &empty,
+        };
+        let tag_value = tag.and_then(|t| props.get(&t.property)).and_then(|p| p.get("const")).and_then(Value::as_str);
+        let target = self.all_of_ref(arm, pointer)?;
+        if let Some(tv) = tag_value {
+            let rest: Obj = props
+                .iter()
+                .filter(|(k, _)| Some(k.as_str()) != tag.map(|t| t.property.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let rust_name = type_ident(tv);
+            let payload = match (target, rest.is_empty()) {
+                (Some(t), true) => Payload::Type(Type::Ref(t)),
+                (None, true) => Payload::Unit,
+                (None, false) => {
+                    let inline_name = format!("{owner}{rust_name}");
+                    let mut obj = arm.clone();
+                    obj.insert("properties".into(), Value::Object(rest));
+                    let req: Vec<Value> = self
+                        .required(arm, pointer)?
+                        .into_iter()
+                        .filter(|r| Some(r.as_str()) != tag.map(|t| t.property.as_str()))
+                        .map(Value::from)
+                        .collect();
+                    obj.insert("required".into(), Value::Array(req));
+                    let mut nested = Vec::new();
+                    let st = self.structure(&inline_name, &obj, pointer, None, &mut nested)?;
+                    inline.push(self.inline_def(inline_name.clone(), arm, pointer, Kind::Struct(st), nested));
+                    Payload::Type(Type::Ref(inline_name))
+                }
+                (Some(_), false) => {
+                    return Err(
+                        self.err(pointer, "a union arm with both `allOf` and its own properties is not supported")
+                    )
+                }
+            };
+            return Ok(Variant { rust_name, docs, tag: Some(tv.to_owned()), payload });
+        }
+        // An arm without a discriminator value.
+        if let Some(t) = tag {
+            if let Some(p) = props.get(&t.property) {
+                if p.get("type") == Some(&Value::from("null")) && props.len() == 1 {
+                    let rust_name = type_ident(title.unwrap_or("none"));
+                    return Ok(Variant { rust_name, docs, tag: None, payload: Payload::NoTag });
+                }
+                return Err(self
+                    .err(pointer, format!("an arm that names the discriminator `{}` without a `const`", t.property)));
+            }
+        }
+        if let Some(target) = target {
+            let rust_name = type_ident(title.unwrap_or(&target));
+            return Ok(Variant { rust_name, docs, tag: None, payload: Payload::Type(Type::Ref(target)) });
+        }
+        let Some(title) = title else {
+            return Err(self.err(pointer, "an untagged union arm needs a `title` or a `$ref` to name it"));
+        };
+        let rust_name = type_ident(title);
+        let inline_name = format!("{owner}{rust_name}");
+        let (ty, nullable) = self.ty(arm, pointer, &inline_name, inline)?;
+        if nullable {
+            return Err(self.err(pointer, "a nullable union arm is not supported"));
+        }
+        Ok(Variant { rust_name, docs, tag: None, payload: Payload::Type(ty) })
+    }
+
+    fn catch_all(&self, arm: &Obj, pointer: &str, tag: &str, known: &[&str]) -> Result<CatchAll> {
+        let not_ptr = format!("{pointer}/not");
+        let uninterpretable = |why: &str| self.err(&not_ptr, format!("a `not` the generator cannot interpret: {why}"));
+        let guarded = arm
+            .get("not")
+            .and_then(|n| n.as_object())
+            .filter(|n| n.len() == 1)
+            .and_then(|n| n.get("anyOf"))
+            .and_then(Value::as_array)
+            .ok_or_else(|| uninterpretable("expected `not: {anyOf: [...]}`"))?;
+        let mut listed = BTreeSet::new();
+        for g in guarded {
+            let v = g
+                .get("properties")
+                .and_then(|p| p.get(tag))
+                .and_then(|p| p.get("const"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| uninterpretable(&format!("every guarded arm must fix `{tag}` with a `const`")))?;
+            listed.insert(v);
+        }
+        let known_set: BTreeSet<&str> = known.iter().copied().collect();
+        if listed != known_set {
+            let missing: Vec<_> = known_set.difference(&listed).collect();
+            let extra: Vec<_> = listed.difference(&known_set).collect();
+            return Err(uninterpretable(&format!(
+                "it must exclude exactly the known `{tag}` values (not excluded: {missing:?}; excluded but unknown: {extra:?})"
+            )));
+        }
+        let mut a = arm.clone();
+        a.remove("not");
+        self.check_keywords(&a, pointer)?;
+        let props = match a.get("properties") {
+            Some(p) => self.object(p, pointer)?.clone(),
+            None => Map::new(),
+        };
+        match props.get(tag).and_then(|p| p.get("type")) {
+            Some(Value::String(t)) if t == "string" => {}
+            _ => return Err(self.err(pointer, format!("the catch-all arm must declare `{tag}` as a string"))),
+        }
+        let required = self.required(&a, pointer)?.into_iter().filter(|r| r != tag).collect();
+        let mut typed = Vec::new();
+        for (k, v) in &props {
+            if k == tag {
+                continue;
+            }
+            let p = format!("{pointer}/properties/{}", escape(k));
+            let (ty, _) = self.ty(self.object(v, &p)?, &p, "CatchAllField", &mut Vec::new())?;
+            if matches!(&ty, Type::Ref(r) if !self.defs.contains_key(r)) {
+                return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
+            }
+            typed.push((k.clone(), ty));
+        }
+        let title = a.get("title").and_then(Value::as_str).unwrap_or("other");
+        Ok(CatchAll { rust_name: type_ident(title), docs: Self::docs(&a), required, typed })
+    }
+}
