@@ -13,6 +13,8 @@ pub struct Entity {
     pub serde_attrs: Vec<Attribute>,
     /// The struct's own docs, repeated on the patch type.
     pub docs: Vec<Attribute>,
+    /// `#[non_exhaustive]` on the state struct carries over to the patch type.
+    pub non_exhaustive: bool,
     pub fields: Vec<Field>,
 }
 
@@ -194,7 +196,8 @@ impl Entity {
         let patch = patch.unwrap_or_else(|| Ident::new(&format!("{name}Patch"), name.span()));
         let serde_attrs = input.attrs.iter().filter(|a| a.path().is_ident("serde")).cloned().collect();
         let docs = input.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
-        Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, docs, fields })
+        let non_exhaustive = input.attrs.iter().any(|a| a.path().is_ident("non_exhaustive"));
+        Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, docs, non_exhaustive, fields })
     }
 }
 
