@@ -7,8 +7,9 @@
 //! collection replaces what chunks accumulated, and later chunks append to the
 //! replacement.
 
-use std::collections::HashMap;
 use std::hash::Hash;
+
+use indexmap::IndexMap;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
@@ -22,90 +23,66 @@ use crate::Patchable;
 
 /// A map that remembers the order in which keys were first seen.
 #[derive(Debug, Clone)]
-pub struct Ordered<K, V> {
-    entries: Vec<(K, V)>,
-    index: HashMap<K, usize>,
-}
+pub struct Ordered<K, V>(IndexMap<K, V>);
 
-impl<K: PartialEq, V: PartialEq> PartialEq for Ordered<K, V> {
+impl<K: Hash + Eq, V: PartialEq> PartialEq for Ordered<K, V> {
     fn eq(&self, other: &Self) -> bool {
-        self.entries == other.entries
+        self.0.len() == other.0.len() && self.0.iter().zip(other.0.iter()).all(|(a, b)| a == b)
     }
 }
 
 impl<K, V> Default for Ordered<K, V> {
     fn default() -> Self {
-        Ordered { entries: Vec::new(), index: HashMap::new() }
+        Ordered(IndexMap::default())
     }
 }
 
-impl<K: Eq + Hash + Clone, V> Ordered<K, V> {
+impl<K: Eq + Hash, V> Ordered<K, V> {
     /// The value for `key`.
     pub fn get(&self, key: &K) -> Option<&V> {
-        self.index.get(key).map(|&i| &self.entries[i].1)
-    }
-
-    /// The value for `key`, created with `make` if it is new.
-    pub fn entry(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let i = match self.index.get(&key) {
-            Some(&i) => i,
-            None => {
-                self.entries.push((key.clone(), make()));
-                self.index.insert(key, self.entries.len() - 1);
-                self.entries.len() - 1
-            }
-        };
-        &mut self.entries[i].1
+        self.0.get(key)
     }
 
     /// The value for `key`, mutably.
     pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
-        self.index.get(key).map(|&i| &mut self.entries[i].1)
+        self.0.get_mut(key)
+    }
+
+    /// The value for `key`, created with `make` if it is new.
+    pub fn entry(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        self.0.entry(key).or_insert_with(make)
     }
 
     /// Inserts or replaces, keeping the first-seen position.
     pub fn insert(&mut self, key: K, value: V) {
-        match self.index.get(&key) {
-            Some(&i) => self.entries[i].1 = value,
-            None => {
-                self.index.insert(key.clone(), self.entries.len());
-                self.entries.push((key, value));
-            }
-        }
+        self.0.insert(key, value);
     }
 
-    /// Removes `key`.
+    /// Removes `key`, keeping the order of the others.
     pub fn remove(&mut self, key: &K) -> Option<V> {
-        let i = self.index.remove(key)?;
-        let (_, v) = self.entries.remove(i);
-        for slot in self.index.values_mut() {
-            if *slot > i {
-                *slot -= 1;
-            }
-        }
-        Some(v)
+        self.0.shift_remove(key)
     }
 
     /// Entries in first-seen order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.0.iter()
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.0.len()
     }
 
     /// `true` when empty.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.0.is_empty()
     }
 }
 
 impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
-        for (k, v) in &self.entries {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
             map.serialize_entry(k, v)?;
         }
         map.end()
@@ -178,11 +155,11 @@ pub struct SessionReducer {
 
 /// Patches the entity with the patch's key, or creates it (the key is cloned only then).
 fn upsert<K: Eq + Hash + Clone, S: Patchable>(map: &mut Ordered<K, S>, key: impl Fn(&S::Patch) -> &K, patch: S::Patch) {
-    match map.index.get(key(&patch)) {
-        Some(&i) => map.entries[i].1.apply(patch),
+    match map.0.get_mut(key(&patch)) {
+        Some(entity) => entity.apply(patch),
         None => {
             let k = key(&patch).clone();
-            map.insert(k, S::from_patch(patch));
+            map.0.insert(k, S::from_patch(patch));
         }
     }
 }
