@@ -14095,7 +14095,6 @@ impl ErrorCode {
         }
     }
     /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    #[allow(clippy::result_large_err)]
     pub fn try_from_value(value: i64) -> ::core::result::Result<Self, i64> {
         match value {
             -32700 => ::core::result::Result::Ok(Self::ParseError),

@@ -220,7 +220,6 @@ impl Emitter {
                 }
 
                 /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-                #[allow(clippy::result_large_err)]
                 pub fn try_from_value(value: i64) -> ::core::result::Result<Self, i64> {
                     match value {
                         #( #values => ::core::result::Result::Ok(Self::#vnames), )*

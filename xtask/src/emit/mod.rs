@@ -334,7 +334,7 @@ impl Emitter {
     /// clears, a malformed value keeps).
     fn upsert_state(&self, def: &Def, s: &Struct, upsert: &crate::upserts::Upsert) -> Vec<TokenStream> {
         use crate::upserts::Rule;
-        let rt = &self.rt;
+
         let state = ident(&upsert.state);
         let wire = str_lit(&def.rust_name);
         let mut fields = Vec::new();
@@ -381,7 +381,6 @@ impl Emitter {
             " The stored state of an entity that [`{}`] patches (an upsert: omitted keeps, `null` clears, a value sets).",
             def.rust_name
         );
-        let _ = rt;
         let mut items = vec![quote! {
             #[doc = #state_doc]
             ///
