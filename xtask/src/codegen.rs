@@ -9,7 +9,7 @@ use quote::quote;
 
 use crate::emit::{Emitter, Gate};
 use crate::error::{Error, Result};
-use crate::load::{read_json, read_schema};
+use crate::load::read_json;
 use crate::lock::Lock;
 use crate::lower::lower;
 use crate::model::{Def, Module};
@@ -50,22 +50,30 @@ impl Layout {
     }
 }
 
-/// What one schema file produced.
+/// What one generated version module was made from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stat {
-    /// The schema file.
-    pub schema: String,
-    /// `$defs` read.
-    pub defs: usize,
-    /// Rust items (types) emitted for it.
+    /// The schema files (stable, unstable).
+    pub schemas: Vec<String>,
+    /// `$defs` read from each.
+    pub defs: Vec<usize>,
+    /// Rust types (structs and enums, the `rpc` module's included) in the output.
     pub items: usize,
-    /// Time to read, lower and emit it.
+    /// Time to read, lower, emit and format it.
     pub millis: u128,
 }
 
 impl std::fmt::Display for Stat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {} defs read, {} items emitted, {} ms", self.schema, self.defs, self.items, self.millis)
+        let defs: Vec<String> = self.defs.iter().map(ToString::to_string).collect();
+        write!(
+            f,
+            "{}: {} defs read, {} items emitted, {} ms",
+            self.schemas.join(" + "),
+            defs.join(" + "),
+            self.items,
+            self.millis
+        )
     }
 }
 
@@ -90,27 +98,21 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     let mut registries = Vec::new();
     let mut sources = Vec::new();
     let mut warnings = Vec::new();
-    let config_path = layout.schema_dir.join("upserts.json");
-    let config = if config_path.is_file() {
-        crate::upserts::read(&config_path, &display_path(&layout.root, &config_path))?
-    } else {
-        Default::default()
-    };
     for version in ["v1", "v2"] {
-        let (mut stable, s1) =
-            lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.json"), lock.as_ref())?;
-        let (mut unstable, s2) =
-            lower_file(&layout.root, &layout.schema_dir, &format!("{version}/schema.unstable.json"), lock.as_ref())?;
-        if version == "v2" {
-            let label = display_path(&layout.root, &config_path);
-            let found = crate::upserts::apply(&mut stable, &config, &label)?;
-            for w in found.into_iter().chain(crate::upserts::apply(&mut unstable, &config, &label)?) {
-                if !warnings.contains(&w) {
-                    warnings.push(w);
-                }
+        let start = Instant::now();
+        let stable =
+            crate::load::module(&layout.root, &layout.schema_dir, &format!("{version}/schema.json"), lock.as_ref())?;
+        let unstable = crate::load::module(
+            &layout.root,
+            &layout.schema_dir,
+            &format!("{version}/schema.unstable.json"),
+            lock.as_ref(),
+        )?;
+        for w in stable.warnings.iter().chain(&unstable.warnings) {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
             }
         }
-        stats.extend([s1, s2]);
         let (mut items, registry) = merge(&stable, &unstable);
         if version == "v2" {
             // The hand-written reducer over the generated upserts (generated/src/session.rs).
@@ -132,8 +134,15 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         let doc = format!(
             " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
         );
-        let text = render(&[&stable.source, &unstable.source], &doc, items, &format!("{version}/mod.rs"))?;
+        let (text, count) =
+            render_counted(&[&stable.source, &unstable.source], &doc, items, &format!("{version}/mod.rs"))?;
         files.push((layout.out_dir.join(version).join("mod.rs"), text));
+        stats.push(Stat {
+            schemas: vec![stable.source.clone(), unstable.source.clone()],
+            defs: vec![stable.defs.len(), unstable.defs.len()],
+            items: count,
+            millis: start.elapsed().as_millis(),
+        });
     }
     if let Some(path) = &layout.registry {
         let doc = " Decode and re-encode a payload by definition name, for `check-messages --type` and the tests.";
@@ -183,18 +192,6 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 
 fn display_path(root: &Path, path: &Path) -> PathBuf {
     path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
-}
-
-fn lower_file(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<(Module, Stat)> {
-    let start = Instant::now();
-    let file = read_schema(dir, rel, lock)?;
-    let module = lower(&display_path(root, &file.path), &file.json)?;
-    let emitter = Emitter::new(CRATE_RUNTIME, &module.defs);
-    let items: usize = module.defs.iter().map(|d| d.walk().len()).sum();
-    let _tokens: Vec<TokenStream> = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
-    let stat =
-        Stat { schema: module.source.clone(), defs: module.defs.len(), items, millis: start.elapsed().as_millis() };
-    Ok((module, stat))
 }
 
 /// One item list for a version: items equal in both schemas (ignoring
@@ -289,6 +286,11 @@ pub fn header(sources: &[&str]) -> String {
 }
 
 fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> Result<String> {
+    render_counted(sources, doc, items, label).map(|(text, _)| text)
+}
+
+/// Renders a file and counts the Rust types in it.
+fn render_counted(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> Result<(String, usize)> {
     let doc_lines = doc.lines().map(|l| l.to_owned());
     let tokens = quote! {
         #( #![doc = #doc_lines] )*
@@ -299,7 +301,17 @@ fn render(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &str) -> 
     };
     let file: syn::File =
         syn::parse2(tokens).map_err(|e| Error::Emit { file: label.to_owned(), message: e.to_string() })?;
-    Ok(format!("{}\n{}", header(sources), prettyplease::unparse(&file)))
+    fn types(items: &[syn::Item]) -> usize {
+        items
+            .iter()
+            .map(|i| match i {
+                syn::Item::Struct(_) | syn::Item::Enum(_) => 1,
+                syn::Item::Mod(m) => m.content.as_ref().map_or(0, |(_, inner)| types(inner)),
+                _ => 0,
+            })
+            .sum()
+    }
+    Ok((format!("{}\n{}", header(sources), prettyplease::unparse(&file)), types(&file.items)))
 }
 
 /// Files that differ from what is on disk (missing, changed, or generated

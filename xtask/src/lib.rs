@@ -8,6 +8,7 @@
 pub mod codegen;
 pub mod emit;
 pub mod error;
+pub mod ir;
 pub mod load;
 pub mod lock;
 pub mod lower;

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::lock::Lock;
+use crate::model::Module;
 
 /// One schema file read from disk.
 #[derive(Debug, Clone)]
@@ -54,4 +55,20 @@ fn json_message(e: &serde_json::Error) -> String {
         Some(i) => text[..i].to_owned(),
         None => text,
     }
+}
+
+/// Reads `dir/rel` (checked against `lock` when given) and lowers it with the
+/// upsert configuration `dir/upserts.json` of its protocol version (the first
+/// path segment of `rel`), if that file exists. Paths in messages and in the
+/// module are shown relative to `root`.
+pub fn module(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<Module> {
+    let file = read_schema(dir, rel, lock)?;
+    let label = |p: &Path| p.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| p.to_path_buf());
+    let config_path = dir.join("upserts.json");
+    let config_label = label(&config_path);
+    let configs =
+        if config_path.is_file() { crate::upserts::read(&config_path, &config_label)? } else { Default::default() };
+    let version = rel.split('/').next().unwrap_or_default();
+    let upserts = configs.get(version).map(|c| (c, config_label.as_path()));
+    crate::lower::lower_with(&label(&file.path), &file.json, upserts)
 }

@@ -28,6 +28,21 @@ enum Command {
         #[arg(long, requires = "schema")]
         out: Option<PathBuf>,
     },
+    /// Print the schema model of one schema file as JSON: every definition with its
+    /// JSON pointers, references, direction (methods, senders, readers) and upsert rules.
+    Ir {
+        /// Read schemas from this directory (same layout as `schema/`); no lock check.
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// The protocol version.
+        #[arg(value_parser = ["v1", "v2"])]
+        version: String,
+        /// Read `schema.unstable.json` instead of `schema.json`.
+        #[arg(long)]
+        unstable: bool,
+        /// Only these definitions (by schema name); all when none is given.
+        defs: Vec<String>,
+    },
     /// Check captured messages against the bindings (runs `acp-tools check-messages`):
     /// `--protocol v1|v2 [--unstable] [--method M] [--type DEF] PATH...`.
     #[command(disable_help_flag = true)]
@@ -116,6 +131,27 @@ fn main() -> ExitCode {
             }
             println!("wrote {} files", output.files.len());
             ExitCode::SUCCESS
+        }
+        Command::Ir { schema, version, unstable, defs } => {
+            let (dir, lock) = match schema {
+                Some(dir) => (dir, None),
+                None => {
+                    let dir = root.join("schema");
+                    match xtask::lock::Lock::read(&dir) {
+                        Ok(lock) => (dir, Some(lock)),
+                        Err(e) => return fail(&e),
+                    }
+                }
+            };
+            let file = if unstable { "schema.unstable.json" } else { "schema.json" };
+            let base = if dir.starts_with(&root) { root.clone() } else { std::env::current_dir().unwrap_or_default() };
+            match xtask::ir::render(&base, &dir, &format!("{version}/{file}"), lock.as_ref(), &defs) {
+                Ok(text) => {
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
         }
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),

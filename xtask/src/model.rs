@@ -16,6 +16,9 @@ pub struct Module {
     pub source: String,
     /// Top-level definitions in schema order; inline types hang off their parent.
     pub defs: Vec<Def>,
+    /// Warnings found while lowering (unclassified upsert properties).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 /// One Rust item and where it came from.
@@ -42,9 +45,18 @@ pub struct Def {
     /// `schemars::JsonSchema`; not part of the IR snapshots).
     #[serde(skip)]
     pub schema: Value,
-    /// The upsert configuration (`schema/upserts.json`) of this definition.
+    /// The upsert configuration (`schema/upserts.json`) of this definition,
+    /// attached while lowering.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub upsert: Option<crate::upserts::Upsert>,
+    pub upsert: Option<Upsert>,
+    /// Other definitions this one names (its fields, arms, items, alias
+    /// target), sorted; inline items count as references of their parent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<String>,
+    /// Which methods reach this definition and so who sends and reads it
+    /// (empty for a definition no method payload or envelope reaches).
+    #[serde(skip_serializing_if = "Direction::is_empty")]
+    pub direction: Direction,
     /// Items made for inline schemas inside this one (union arms with their own
     /// fields, inline unions in properties, flattened unions).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -56,10 +68,13 @@ pub struct Def {
 pub struct Method {
     /// The wire method name.
     pub name: String,
-    /// Which side handles it: `agent`, `client`, `protocol` or `proxy`.
-    pub side: String,
+    /// Which side handles the method (`x-side`).
+    pub side: Side,
     /// Whether the payload is a request's params, a response's result or a
-    /// notification's params (from the definition name's suffix).
+    /// notification's params: from the JSON-RPC envelope that carries it
+    /// (`params` of an envelope with an `id`, `params` of one without, or
+    /// `result`); from the definition name's suffix only in a schema without
+    /// envelopes.
     pub kind: MethodKind,
 }
 
@@ -70,6 +85,167 @@ pub enum MethodKind {
     Request,
     Response,
     Notification,
+}
+
+/// `x-side`: the side that handles a method (receives its requests and
+/// notifications, and answers its requests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The coding agent.
+    Agent,
+    /// The editor or other client.
+    Client,
+    /// Either side (`$/` protocol-level methods).
+    Protocol,
+    /// A proxy in a conductor's chain (unstable `proxy/*` methods).
+    Proxy,
+}
+
+impl Side {
+    /// The `x-side` spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Agent => "agent",
+            Side::Client => "client",
+            Side::Protocol => "protocol",
+            Side::Proxy => "proxy",
+        }
+    }
+
+    /// Parses an `x-side` value.
+    pub fn parse(s: &str) -> Option<Side> {
+        [Side::Agent, Side::Client, Side::Protocol, Side::Proxy].into_iter().find(|x| x.as_str() == s)
+    }
+
+    /// The peers that handle a method of this side.
+    pub fn handlers(self) -> &'static [Peer] {
+        match self {
+            Side::Agent => &[Peer::Agent],
+            Side::Client => &[Peer::Client],
+            Side::Protocol => &[Peer::Agent, Peer::Client],
+            Side::Proxy => &[Peer::Proxy],
+        }
+    }
+
+    /// The peers that call a method of this side.
+    pub fn callers(self) -> &'static [Peer] {
+        match self {
+            Side::Agent => &[Peer::Client],
+            Side::Client => &[Peer::Agent],
+            Side::Protocol => &[Peer::Agent, Peer::Client],
+            Side::Proxy => &[Peer::Conductor],
+        }
+    }
+}
+
+/// A party that sends or reads a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Peer {
+    Agent,
+    Client,
+    /// A proxy between a conductor and the agent.
+    Proxy,
+    /// The conductor that drives a chain of proxies.
+    Conductor,
+}
+
+/// One method payload through which a definition travels.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Use {
+    /// The wire method name.
+    pub method: String,
+    /// The side that handles the method.
+    pub side: Side,
+    /// The payload's role in that method.
+    pub kind: MethodKind,
+}
+
+impl Use {
+    /// Who writes a payload of this use: the caller for requests and
+    /// notifications, the handler for responses.
+    pub fn senders(&self) -> &'static [Peer] {
+        match self.kind {
+            MethodKind::Request | MethodKind::Notification => self.side.callers(),
+            MethodKind::Response => self.side.handlers(),
+        }
+    }
+
+    /// Who decodes a payload of this use.
+    pub fn readers(&self) -> &'static [Peer] {
+        match self.kind {
+            MethodKind::Request | MethodKind::Notification => self.side.handlers(),
+            MethodKind::Response => self.side.callers(),
+        }
+    }
+}
+
+/// Where a definition travels: the method payloads that reach it through
+/// references (directly or through other definitions), and so who sends it
+/// and who reads it. A type that travels both ways has both peers in both sets.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Direction {
+    /// The sending peers.
+    pub sent_by: Vec<Peer>,
+    /// The reading peers.
+    pub read_by: Vec<Peer>,
+    /// Every method payload that reaches the definition, sorted.
+    pub uses: Vec<Use>,
+}
+
+impl Direction {
+    /// Whether no method reaches the definition.
+    pub fn is_empty(&self) -> bool {
+        self.uses.is_empty()
+    }
+
+    /// The direction of a set of uses.
+    pub fn of(uses: impl IntoIterator<Item = Use>) -> Direction {
+        let mut uses: Vec<Use> = uses.into_iter().collect();
+        uses.sort();
+        uses.dedup();
+        let mut sent_by: Vec<Peer> = uses.iter().flat_map(|u| u.senders().iter().copied()).collect();
+        let mut read_by: Vec<Peer> = uses.iter().flat_map(|u| u.readers().iter().copied()).collect();
+        sent_by.sort();
+        sent_by.dedup();
+        read_by.sort();
+        read_by.dedup();
+        Direction { sent_by, read_by, uses }
+    }
+}
+
+/// The rule of one upsert property (`schema/upserts.json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// `Option<T>`: a value replaces, `null` unsets.
+    Replace,
+    /// `Vec<T>`: replaced whole; `[]` and `null` clear.
+    List,
+    /// `_meta`: patched per top-level key.
+    ByKey,
+    /// Required on the wire, replaced every time.
+    Required,
+    /// `T`: `null` resets to this default value.
+    #[serde(untagged)]
+    Reset {
+        /// The wire value of the default.
+        reset: Value,
+    },
+}
+
+/// One configured upsert: the definition is a patch of a stored entity.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upsert {
+    /// The state struct generated for it.
+    pub state: String,
+    /// The property that identifies the entity (none: the session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Every other property's rule, by wire name.
+    pub fields: std::collections::BTreeMap<String, Rule>,
 }
 
 /// The shape of a definition.
@@ -98,9 +274,27 @@ pub struct Struct {
     /// A union whose arms add properties to this object (`anyOf` beside `properties`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flatten: Option<Flatten>,
-    /// `additionalProperties: true` on the object itself: unknown properties are kept.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub keeps_unknown: bool,
+    /// `additionalProperties` of the object itself, as written.
+    pub additional: Additional,
+}
+
+impl Struct {
+    /// Whether unknown properties are kept (`additionalProperties: true`).
+    pub fn keeps_unknown(&self) -> bool {
+        self.additional == Additional::True
+    }
+}
+
+/// `additionalProperties` beside `properties`, as the schema writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Additional {
+    /// Not written: JSON Schema allows any other property.
+    Absent,
+    /// `true`.
+    True,
+    /// `false`: no other property is valid.
+    False,
 }
 
 /// A union flattened into a struct.
@@ -120,6 +314,8 @@ pub struct Flatten {
 pub struct Field {
     /// The wire name.
     pub name: String,
+    /// JSON pointer of the property's schema.
+    pub pointer: String,
     /// The Rust field name.
     pub rust_name: String,
     /// The description.
@@ -158,7 +354,8 @@ pub enum Type {
     },
     /// A string with `contentEncoding: base64`.
     Base64,
-    /// An integer of the given format, with bounds tighter than the format's range.
+    /// An integer of the given format, with `minimum` / `maximum` as written
+    /// (see [`Type::checked_bounds`] for what decoding has to check).
     Integer {
         format: IntFormat,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,6 +401,29 @@ pub enum IntFormat {
     Uint64,
 }
 
+impl Type {
+    /// The integer bounds decoding must check: those tighter than the format's range.
+    pub fn checked_bounds(&self) -> (Option<i128>, Option<i128>) {
+        match self {
+            Type::Integer { format, min, max } => {
+                let (lo, hi) = format.range();
+                (min.filter(|m| *m > lo), max.filter(|m| *m < hi))
+            }
+            _ => (None, None),
+        }
+    }
+
+    /// The definitions this type names.
+    pub fn refs<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            Type::Ref(r) => out.push(r),
+            Type::Array { items, .. } => items.refs(out),
+            Type::Map { values } => values.refs(out),
+            _ => {}
+        }
+    }
+}
+
 impl IntFormat {
     /// The range of the Rust type this format maps to.
     pub fn range(self) -> (i128, i128) {
@@ -242,6 +462,8 @@ pub enum EnumRepr {
 pub struct EnumVariant {
     /// The value on the wire (a string or an integer).
     pub value: Value,
+    /// JSON pointer of the value (its `const` arm, or its `enum` entry).
+    pub pointer: String,
     /// The Rust variant name.
     pub rust_name: String,
     /// The description.
@@ -254,6 +476,8 @@ pub struct EnumVariant {
 pub struct Fallback {
     /// The Rust variant name (from the arm's title).
     pub rust_name: String,
+    /// JSON pointer of the catch-all arm.
+    pub pointer: String,
     /// The description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docs: Option<String>,
@@ -288,6 +512,8 @@ pub struct Tag {
 pub struct Variant {
     /// The Rust variant name.
     pub rust_name: String,
+    /// JSON pointer of the arm.
+    pub pointer: String,
     /// The description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docs: Option<String>,
@@ -317,6 +543,8 @@ pub enum Payload {
 pub struct CatchAll {
     /// The Rust variant name.
     pub rust_name: String,
+    /// JSON pointer of the catch-all arm.
+    pub pointer: String,
     /// The description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docs: Option<String>,
@@ -350,10 +578,12 @@ fn strip_docs(d: &mut Def) {
     d.docs = None;
     d.pointer.clear();
     d.schema = Value::Null;
+    d.direction = Direction::default();
     match &mut d.kind {
         Kind::Struct(s) => {
             for f in &mut s.fields {
                 f.docs = None;
+                f.pointer.clear();
             }
             if let Some(fl) = &mut s.flatten {
                 fl.docs = None;
@@ -362,17 +592,21 @@ fn strip_docs(d: &mut Def) {
         Kind::Enum(e) => {
             for v in &mut e.variants {
                 v.docs = None;
+                v.pointer.clear();
             }
             if let Some(f) = &mut e.fallback {
                 f.docs = None;
+                f.pointer.clear();
             }
         }
         Kind::Union(u) => {
             for v in &mut u.variants {
                 v.docs = None;
+                v.pointer.clear();
             }
             if let Some(c) = &mut u.catch_all {
                 c.docs = None;
+                c.pointer.clear();
             }
         }
         Kind::Newtype(_) | Kind::Alias(_) | Kind::Any => {}

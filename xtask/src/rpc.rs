@@ -66,7 +66,7 @@ pub fn module(defs: &[(&Def, Gate)]) -> TokenStream {
     let mut groups: BTreeMap<(String, MethodKind), Vec<Entry>> = BTreeMap::new();
     for (def, gate) in defs {
         let Some(m) = &def.method else { continue };
-        groups.entry((m.side.clone(), m.kind)).or_default().push(Entry {
+        groups.entry((m.side.as_str().to_owned(), m.kind)).or_default().push(Entry {
             def,
             gate: *gate,
             method: m.name.clone(),

@@ -8,44 +8,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::model::{Kind, Module};
-
-/// The rule of one upsert property.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Rule {
-    /// `Option<T>`: a value replaces, `null` unsets.
-    Replace,
-    /// `Vec<T>`: replaced whole; `[]` and `null` clear.
-    List,
-    /// `_meta`: patched per top-level key.
-    ByKey,
-    /// Required on the wire, replaced every time.
-    Required,
-    /// `T`: `null` resets to this default value.
-    #[serde(untagged)]
-    Reset {
-        /// The wire value of the default.
-        reset: Value,
-    },
-}
-
-/// One configured upsert.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Upsert {
-    /// The state struct generated for it.
-    pub state: String,
-    /// The property that identifies the entity (none: the session).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-    /// Every other property's rule.
-    pub fields: BTreeMap<String, Rule>,
-}
+use crate::model::{Kind, Module, Rule, Upsert};
 
 #[derive(Debug, Deserialize)]
 struct File {
@@ -54,8 +21,12 @@ struct File {
     v2: BTreeMap<String, Upsert>,
 }
 
-/// Reads the configuration.
-pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Upsert>> {
+/// The configured upserts of one protocol version, by wire definition name.
+pub type Config = BTreeMap<String, Upsert>;
+
+/// Reads the configuration; returns the upserts of each protocol version
+/// (only `v2` has any).
+pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Config>> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })?;
     let file: File = serde_json::from_str(&text).map_err(|e| Error::Json {
         file: label.to_path_buf(),
@@ -63,7 +34,7 @@ pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Upsert>> {
         column: e.column(),
         message: e.to_string(),
     })?;
-    Ok(file.v2)
+    Ok([("v2".to_owned(), file.v2)].into_iter().collect())
 }
 
 /// Checks the configuration against a module and attaches it to the

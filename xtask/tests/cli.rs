@@ -28,8 +28,11 @@ fn check_passes_on_the_committed_tree_and_prints_one_line_per_schema() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = out.lines().filter(|l| l.contains("defs read")).collect();
-    assert_eq!(lines.len(), 4, "{out}");
-    assert!(lines[0].starts_with("schema/v1/schema.json: 178 defs read, "), "{out}");
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("schema/v1/schema.json + schema/v1/schema.unstable.json: 178 + 252 defs read, "),
+        "{out}"
+    );
     assert!(lines.iter().all(|l| l.contains("items emitted") && l.ends_with(" ms")), "{out}");
 }
 
@@ -173,4 +176,24 @@ fn schema_pull_from_a_tarball() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not an npm version"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ir_prints_the_model_with_direction_and_pointers() {
+    let o = xtask(&["ir", "v2", "ToolCallUpdate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("ir prints JSON");
+    assert_eq!(v["source"], "schema/v2/schema.json");
+    let d = &v["defs"][0];
+    assert_eq!(d["pointer"], "/$defs/ToolCallUpdate");
+    assert_eq!(d["direction"]["sent_by"], serde_json::json!(["agent"]));
+    assert_eq!(d["direction"]["read_by"], serde_json::json!(["client"]));
+    assert_eq!(d["upsert"]["state"], "ToolCall");
+
+    let o = xtask(&["ir", "v2", "NoSuchType"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).trim(), "error: schema/v2/schema.json: #/$defs: no definition `NoSuchType`");
+
+    let o = xtask(&["ir", "--schema", "schema/fixtures/bad-does-not-exist", "v1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

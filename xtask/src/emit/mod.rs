@@ -203,9 +203,9 @@ impl Emitter {
     fn method_consts(&self, def: &Def) -> Option<TokenStream> {
         let m = def.method.as_ref()?;
         let name = ident(&def.rust_name);
-        let (method, side) = (str_lit(&m.name), str_lit(&m.side));
+        let (method, side) = (str_lit(&m.name), str_lit(m.side.as_str()));
         let doc_m = format!(" The JSON-RPC method this payload belongs to (`x-method`): `{}`.", m.name);
-        let doc_s = format!(" The side that handles the method (`x-side`): `{}`.", m.side);
+        let doc_s = format!(" The side that handles the method (`x-side`): `{}`.", m.side.as_str());
         Some(quote! {
             impl #name {
                 #[doc = #doc_m]
@@ -258,8 +258,9 @@ impl Emitter {
         let rt = self.rt.to_string().replace(' ', "");
         let optional = !f.required;
         match &f.ty {
-            Type::Integer { format, min, max } if min.is_some() || max.is_some() => {
+            Type::Integer { format, .. } if f.ty.checked_bounds() != (None, None) => {
                 let (lo, hi) = format.range();
+                let (min, max) = f.ty.checked_bounds();
                 let (min, max) = (min.unwrap_or(lo), max.unwrap_or(hi));
                 let t = int_type(*format).to_string();
                 let c = |v: i128| {
@@ -299,7 +300,7 @@ impl Emitter {
     fn is_scalar(&self, ty: &Type) -> bool {
         match ty {
             Type::String { .. } | Type::Base64 | Type::Boolean => true,
-            Type::Integer { min, max, .. } => min.is_none() && max.is_none(),
+            Type::Integer { .. } => ty.checked_bounds() == (None, None),
             Type::Number { min, max } => min.is_none() && max.is_none(),
             Type::Ref(name) => self.scalars.contains(name),
             _ => false,
@@ -332,8 +333,8 @@ impl Emitter {
     /// An upsert: the state struct, deriving `AcpPatch` with the wire definition
     /// as its patch type (the wire format is the derive's: omitted keeps, `null`
     /// clears, a malformed value keeps).
-    fn upsert_state(&self, def: &Def, s: &Struct, upsert: &crate::upserts::Upsert) -> Vec<TokenStream> {
-        use crate::upserts::Rule;
+    fn upsert_state(&self, def: &Def, s: &Struct, upsert: &crate::model::Upsert) -> Vec<TokenStream> {
+        use crate::model::Rule;
 
         let state = ident(&upsert.state);
         let wire = str_lit(&def.rust_name);
@@ -413,7 +414,7 @@ impl Emitter {
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
-        if s.keeps_unknown {
+        if s.keeps_unknown() {
             fields.push(quote! {
                 /// Properties the schema does not name, kept as received.
                 #[serde(flatten)]
@@ -470,7 +471,7 @@ impl Emitter {
             params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
             inits.push(quote!(#fname: #fname.into()));
         }
-        if s.keeps_unknown {
+        if s.keeps_unknown() {
             inits.push(quote!(additional_properties: ::core::default::Default::default()));
         }
         let new_doc =
@@ -538,6 +539,7 @@ impl Emitter {
                 let it = int_type(*format);
                 let check = match self.deserialize_with(&Field {
                     name: String::new(),
+                    pointer: String::new(),
                     rust_name: String::new(),
                     docs: None,
                     ty: t.clone(),

@@ -15,9 +15,10 @@ impl Lowerer<'_> {
     pub(super) fn closed_enum(&self, values: &Value, pointer: &str) -> Result<Enum> {
         let arr = values.as_array().ok_or_else(|| self.err(pointer, "`enum` must be an array"))?;
         let mut variants = Vec::new();
-        for v in arr {
+        for (i, v) in arr.iter().enumerate() {
             let s = v.as_str().ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
-            variants.push(EnumVariant { value: v.clone(), rust_name: type_ident(s), docs: None });
+            let pointer = format!("{pointer}/{i}");
+            variants.push(EnumVariant { value: v.clone(), pointer, rust_name: type_ident(s), docs: None });
         }
         let e = Enum { repr: EnumRepr::String, variants, fallback: None };
         self.check_variant_names(e.variants.iter().map(|v| &v.rust_name), pointer)?;
@@ -67,10 +68,11 @@ impl Lowerer<'_> {
                     if variants.iter().any(|x: &EnumVariant| &x.value == v) {
                         return Err(self.err(&p, format!("duplicate enum value {v}")));
                     }
-                    variants.push(EnumVariant { value: v.clone(), rust_name, docs: Self::docs(a) });
+                    variants.push(EnumVariant { value: v.clone(), pointer: p, rust_name, docs: Self::docs(a) });
                 }
                 None => {
-                    fallback = Some(Fallback { rust_name: type_ident(title.unwrap_or("other")), docs: Self::docs(a) });
+                    let rust_name = type_ident(title.unwrap_or("other"));
+                    fallback = Some(Fallback { rust_name, pointer: p, docs: Self::docs(a) });
                 }
             }
         }
@@ -192,14 +194,15 @@ impl Lowerer<'_> {
                     )
                 }
             };
-            return Ok(Variant { rust_name, docs, tag: Some(tv.to_owned()), payload });
+            return Ok(Variant { rust_name, pointer: pointer.to_owned(), docs, tag: Some(tv.to_owned()), payload });
         }
         // An arm without a discriminator value.
         if let Some(t) = tag {
             if let Some(p) = props.get(&t.property) {
                 if p.get("type") == Some(&Value::from("null")) && props.len() == 1 {
                     let rust_name = type_ident(title.unwrap_or("none"));
-                    return Ok(Variant { rust_name, docs, tag: None, payload: Payload::NoTag });
+                    let pointer = pointer.to_owned();
+                    return Ok(Variant { rust_name, pointer, docs, tag: None, payload: Payload::NoTag });
                 }
                 return Err(self
                     .err(pointer, format!("an arm that names the discriminator `{}` without a `const`", t.property)));
@@ -207,7 +210,8 @@ impl Lowerer<'_> {
         }
         if let Some(target) = target {
             let rust_name = type_ident(title.unwrap_or(&target));
-            return Ok(Variant { rust_name, docs, tag: None, payload: Payload::Type(Type::Ref(target)) });
+            let pointer = pointer.to_owned();
+            return Ok(Variant { rust_name, pointer, docs, tag: None, payload: Payload::Type(Type::Ref(target)) });
         }
         let Some(title) = title else {
             return Err(self.err(pointer, "an untagged union arm needs a `title` or a `$ref` to name it"));
@@ -218,7 +222,7 @@ impl Lowerer<'_> {
         if nullable {
             return Err(self.err(pointer, "a nullable union arm is not supported"));
         }
-        Ok(Variant { rust_name, docs, tag: None, payload: Payload::Type(ty) })
+        Ok(Variant { rust_name, pointer: pointer.to_owned(), docs, tag: None, payload: Payload::Type(ty) })
     }
 
     fn catch_all(&self, arm: &Obj, pointer: &str, tag: &str, known: &[&str]) -> Result<CatchAll> {
@@ -274,6 +278,12 @@ impl Lowerer<'_> {
             typed.push((k.clone(), ty));
         }
         let title = a.get("title").and_then(Value::as_str).unwrap_or("other");
-        Ok(CatchAll { rust_name: type_ident(title), docs: Self::docs(&a), required, typed })
+        Ok(CatchAll {
+            rust_name: type_ident(title),
+            pointer: pointer.to_owned(),
+            docs: Self::docs(&a),
+            required,
+            typed,
+        })
     }
 }

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::model::*;
 
 mod arms;
+mod graph;
 
 /// Keywords the generator understands inside a schema object.
 const KNOWN_KEYWORDS: &[&str] = &[
@@ -93,8 +94,14 @@ pub fn type_ident(name: &str) -> String {
     }
 }
 
-/// Lowers a whole schema file.
+/// Lowers a whole schema file without upsert configuration.
 pub fn lower(file: &Path, root: &Value) -> Result<Module> {
+    lower_with(file, root, None)
+}
+
+/// Lowers a whole schema file, attaching the upsert configuration (checked
+/// against the definitions; `label` names the configuration file in errors).
+pub fn lower_with(file: &Path, root: &Value, upserts: Option<(&crate::upserts::Config, &Path)>) -> Result<Module> {
     let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new() };
     let root = l.object(root, "")?;
     for key in root.keys() {
@@ -112,8 +119,12 @@ pub fn lower(file: &Path, root: &Value) -> Result<Module> {
         let pointer = format!("/$defs/{}", escape(name));
         out.push(l.def(name, schema, &pointer)?);
     }
-    let module = Module { source: file.display().to_string(), defs: out };
+    let mut module = Module { source: file.display().to_string(), defs: out, warnings: Vec::new() };
     l.check_names(&module)?;
+    if let Some((config, label)) = upserts {
+        module.warnings = crate::upserts::apply(&mut module, config, label)?;
+    }
+    graph::link(&mut module, &file.display().to_string())?;
     Ok(module)
 }
 
@@ -191,21 +202,22 @@ impl<'a> Lowerer<'a> {
         match (s.get("x-method"), s.get("x-side")) {
             (None, None) => Ok(None),
             (Some(Value::String(m)), Some(Value::String(side))) => {
+                let side = Side::parse(side).ok_or_else(|| {
+                    self.err(
+                        &format!("{pointer}/x-side"),
+                        format!("unknown `x-side` `{side}`: expected agent, client, protocol or proxy"),
+                    )
+                })?;
+                // Provisional: the envelope that carries the payload decides
+                // (`graph::roles`); the suffix only serves schemas without envelopes.
                 let kind = if name.ends_with("Request") {
                     MethodKind::Request
                 } else if name.ends_with("Response") {
                     MethodKind::Response
-                } else if name.ends_with("Notification") {
-                    MethodKind::Notification
                 } else {
-                    return Err(self.err(
-                        pointer,
-                        format!(
-                            "`{name}` has `x-method` but its name does not end in Request, Response or Notification"
-                        ),
-                    ));
+                    MethodKind::Notification
                 };
-                Ok(Some(Method { name: m.clone(), side: side.clone(), kind }))
+                Ok(Some(Method { name: m.clone(), side, kind }))
             }
             _ => Err(self.err(pointer, "`x-method` and `x-side` must both be strings, and come together")),
         }
@@ -227,6 +239,8 @@ impl<'a> Lowerer<'a> {
             inline,
             schema: schema.clone(),
             upsert: None,
+            refs: Vec::new(),
+            direction: Direction::default(),
         })
     }
 
@@ -242,6 +256,8 @@ impl<'a> Lowerer<'a> {
             inline,
             schema: Value::Object(s.clone()),
             upsert: None,
+            refs: Vec::new(),
+            direction: Direction::default(),
         }
     }
 
@@ -310,9 +326,10 @@ impl<'a> Lowerer<'a> {
                 return Err(self.err(pointer, format!("`required` names `{r}`, which is not in `properties`")));
             }
         }
-        let keeps_unknown = match s.get("additionalProperties") {
-            None | Some(Value::Bool(false)) => false,
-            Some(Value::Bool(true)) => true,
+        let additional = match s.get("additionalProperties") {
+            None => Additional::Absent,
+            Some(Value::Bool(false)) => Additional::False,
+            Some(Value::Bool(true)) => Additional::True,
             Some(_) => {
                 return Err(self.err(pointer, "typed `additionalProperties` beside `properties` is not supported"))
             }
@@ -369,7 +386,7 @@ impl<'a> Lowerer<'a> {
                 return Err(self.err(pointer, format!("two properties map to the Rust field `{f}`")));
             }
         }
-        Ok(Struct { fields, flatten, keeps_unknown })
+        Ok(Struct { fields, flatten, additional })
     }
 
     fn required(&self, s: &Obj, pointer: &str) -> Result<BTreeSet<String>> {
@@ -398,6 +415,7 @@ impl<'a> Lowerer<'a> {
         let (ty, nullable) = self.ty(s, pointer, &inline_name, inline)?;
         let f = Field {
             name: prop.to_owned(),
+            pointer: pointer.to_owned(),
             rust_name: field_ident(prop),
             docs: Self::docs(s),
             ty,
@@ -583,7 +601,7 @@ impl<'a> Lowerer<'a> {
                 self.err(pointer, "contradictory integer bounds: no value satisfies `minimum`, `maximum` and `format`")
             );
         }
-        Ok(Type::Integer { format, min: min.filter(|m| *m > lo), max: max.filter(|m| *m < hi) })
+        Ok(Type::Integer { format, min, max })
     }
 
     // ---- checks --------------------------------------------------------------

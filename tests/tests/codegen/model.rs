@@ -1,0 +1,101 @@
+//! The schema model of the vendored schemas, as `cargo xtask ir` prints it:
+//! direction (who sends and who reads every definition), payload roles from
+//! the envelopes, pointers and upserts, answered without re-reading JSON.
+
+use std::path::PathBuf;
+
+use xtask::model::{Def, MethodKind, Module, Peer, Side};
+
+fn root() -> PathBuf {
+    super::root()
+}
+
+fn module(rel: &str) -> Module {
+    let root = root();
+    let lock = xtask::lock::Lock::read(&root.join("schema")).expect("lock");
+    xtask::load::module(&root, &root.join("schema"), rel, Some(&lock)).expect("vendored schema lowers")
+}
+
+fn def<'m>(m: &'m Module, name: &str) -> &'m Def {
+    m.defs.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("no {name} in {}", m.source))
+}
+
+fn peers(p: &[Peer]) -> String {
+    p.iter().map(|p| format!("{p:?}").to_lowercase()).collect::<Vec<_>>().join(", ")
+}
+
+/// One line per definition: who sends it, who reads it, and through which
+/// methods; upserts name their state struct.
+#[test]
+fn direction_of_every_vendored_definition() {
+    for rel in ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"] {
+        let m = module(rel);
+        let mut table = String::new();
+        for d in &m.defs {
+            let dir = &d.direction;
+            assert!(!dir.is_empty(), "{rel}: no method reaches {}", d.name);
+            let methods: Vec<String> =
+                dir.uses.iter().map(|u| format!("{} {:?}", u.method, u.kind).to_lowercase()).collect();
+            let upsert = d.upsert.as_ref().map(|u| format!(" (upsert of {})", u.state)).unwrap_or_default();
+            table.push_str(&format!(
+                "{}{upsert}: {} -> {} via {}\n",
+                d.name,
+                peers(&dir.sent_by),
+                peers(&dir.read_by),
+                methods.join(", ")
+            ));
+        }
+        insta::assert_snapshot!(format!("direction_{}", rel.replace(['/', '.'], "_")), table);
+    }
+}
+
+/// The full `ir` output for two definitions the closing notes cite.
+#[test]
+fn ir_output_for_tool_call_update_and_stop_reason() {
+    let root = root();
+    let lock = xtask::lock::Lock::read(&root.join("schema")).expect("lock");
+    let schema = root.join("schema");
+    let v2 = xtask::ir::render(&root, &schema, "v2/schema.json", Some(&lock), &["ToolCallUpdate".into()]).unwrap();
+    insta::assert_snapshot!("ir_v2_ToolCallUpdate", v2);
+    let v1 = xtask::ir::render(&root, &schema, "v1/schema.json", Some(&lock), &["StopReason".into()]).unwrap();
+    insta::assert_snapshot!("ir_v1_StopReason", v1);
+    let missing = xtask::ir::render(&root, &schema, "v2/schema.json", Some(&lock), &["StopReason".into()]);
+    assert_eq!(missing.unwrap_err().to_string(), "schema/v2/schema.json: #/$defs: no definition `StopReason`");
+}
+
+#[test]
+fn the_model_knows_sides_roles_and_pointers() {
+    let v2 = module("v2/schema.unstable.json");
+    let tcu = def(&v2, "ToolCallUpdate");
+    assert_eq!(
+        (tcu.direction.sent_by.as_slice(), tcu.direction.read_by.as_slice()),
+        (&[Peer::Agent][..], &[Peer::Client][..])
+    );
+    assert_eq!(tcu.upsert.as_ref().map(|u| u.state.as_str()), Some("ToolCall"));
+    let xtask::model::Kind::Struct(s) = &tcu.kind else { panic!("struct") };
+    let title = s.fields.iter().find(|f| f.name == "title").unwrap();
+    assert_eq!(title.pointer, "/$defs/ToolCallUpdate/properties/title");
+    assert_eq!(s.additional, xtask::model::Additional::Absent);
+    // Travels both ways.
+    let id = def(&v2, "RequestId");
+    assert_eq!(id.direction.sent_by, [Peer::Agent, Peer::Client, Peer::Proxy, Peer::Conductor]);
+    // Roles come from the envelopes; sides are typed.
+    let cancel = def(&v2, "CancelRequestNotification");
+    let m = cancel.method.as_ref().unwrap();
+    assert_eq!((m.side, m.kind), (Side::Protocol, MethodKind::Notification));
+    assert_eq!(cancel.direction.sent_by, [Peer::Agent, Peer::Client]);
+    let proxy = def(&v2, "InitializeProxyRequest");
+    assert_eq!(
+        (proxy.direction.sent_by.as_slice(), proxy.direction.read_by.as_slice()),
+        (&[Peer::Conductor][..], &[Peer::Proxy][..])
+    );
+    let prompt = def(&v2, "PromptResponse");
+    assert_eq!(prompt.direction.sent_by, [Peer::Agent]);
+    // Enum values and union arms carry their pointers.
+    let xtask::model::Kind::Enum(e) = &def(&v2, "ToolKind").kind else { panic!("enum") };
+    assert_eq!(e.variants[0].pointer, "/$defs/ToolKind/anyOf/0");
+    assert!(e.fallback.as_ref().unwrap().pointer.starts_with("/$defs/ToolKind/anyOf/"));
+    let xtask::model::Kind::Union(u) = &def(&v2, "SessionUpdate").kind else { panic!("union") };
+    assert!(u.variants.iter().all(|v| v.pointer.starts_with("/$defs/SessionUpdate/")));
+    assert!(u.catch_all.as_ref().unwrap().pointer.starts_with("/$defs/SessionUpdate/"));
+}

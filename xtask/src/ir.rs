@@ -1,0 +1,37 @@
+//! `cargo xtask ir`: the schema model of one file as JSON, so a maintainer can
+//! see what the generator understood.
+//!
+//! The output is `{"source": FILE, "defs": [DEF...]}` with every definition in
+//! schema order and its inline items under `inline`. Each definition has its
+//! `name`, `rust_name`, `pointer` (a JSON pointer into FILE), `kind` (struct,
+//! enum, union, newtype, alias, any) with its fields, values or arms (each with
+//! its own `pointer`), `method` (`x-method`, `x-side`, and the payload's role),
+//! `refs` (the definitions it names), `direction` (`sent_by`, `read_by` and the
+//! method `uses` that reach it) and `upsert` (from `schema/upserts.json`).
+//! Empty lists and false flags are omitted. Keys keep this order, so the text
+//! is deterministic.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::lock::Lock;
+
+/// Lowers `dir/rel` and renders the model, or only the named definitions.
+pub fn render(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, only: &[String]) -> Result<String> {
+    let module = crate::load::module(root, dir, rel, lock)?;
+    let defs: Vec<&crate::model::Def> = if only.is_empty() {
+        module.defs.iter().collect()
+    } else {
+        only.iter()
+            .map(|name| {
+                module.defs.iter().find(|d| &d.name == name).ok_or_else(|| Error::Schema {
+                    file: module.source.clone().into(),
+                    pointer: "#/$defs".into(),
+                    message: format!("no definition `{name}`"),
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    let out = serde_json::json!({ "source": module.source, "defs": defs });
+    Ok(serde_json::to_string_pretty(&out).expect("the model serializes"))
+}
