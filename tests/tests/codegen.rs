@@ -182,3 +182,62 @@ fn every_def_becomes_an_item_of_the_same_name() {
         }
     }
 }
+
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walk(dir).into_iter().filter(|p| p.is_file()).map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
+}
+
+#[test]
+fn a_failure_while_replacing_files_restores_every_one() {
+    let dir = scratch("rollback");
+    let first = codegen::generate(&layout(&dir, true)).unwrap();
+    codegen::write_all(&first).unwrap();
+    let before = contents(&dir.join("out"));
+    assert_eq!(before.len(), 2);
+    // New texts for both files plus a new one; the third replacement fails.
+    let mut files: Vec<(PathBuf, Vec<u8>)> =
+        first.files.iter().map(|(p, t)| (p.clone(), format!("{t}// changed\n").into_bytes())).collect();
+    files.push((dir.join("out/v3/mod.rs"), b"// new\n".to_vec()));
+    let mut step = 0;
+    let err = xtask::write::write_all_with(&files, &[], &mut |_| {
+        step += 1;
+        if step == 3 {
+            Err(std::io::Error::other("injected failure"))
+        } else {
+            Ok(())
+        }
+    })
+    .expect_err("the third step fails");
+    assert!(err.to_string().contains("out/v3/mod.rs: cannot write: injected failure"), "{err}");
+    assert_eq!(contents(&dir.join("out")), before, "every file restored, no temporary or backup left");
+    assert!(!dir.join("out/v3").exists(), "a directory made for the failed write is removed");
+
+    // Into a directory that did not exist: nothing at all is left.
+    let fresh = dir.join("fresh");
+    let files = vec![(fresh.join("a/x.rs"), b"x".to_vec()), (fresh.join("b/y.rs"), b"y".to_vec())];
+    let mut step = 0;
+    let err = xtask::write::write_all_with(&files, &[], &mut |_| {
+        step += 1;
+        if step == 2 {
+            Err(std::io::Error::other("injected failure"))
+        } else {
+            Ok(())
+        }
+    });
+    assert!(err.is_err());
+    assert!(!fresh.exists(), "{:?}", walk(&dir));
+
+    // A stale file is only deleted together with a successful write.
+    let stale = dir.join("out/v1/stale.rs");
+    std::fs::write(&stale, "// stale").unwrap();
+    let err = xtask::write::write_all_with(&files[..1], std::slice::from_ref(&stale), &mut |p| {
+        if p == stale {
+            Err(std::io::Error::other("injected failure"))
+        } else {
+            Ok(())
+        }
+    });
+    assert!(err.is_err());
+    assert!(stale.is_file() && !fresh.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

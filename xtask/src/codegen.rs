@@ -344,38 +344,10 @@ fn leftovers(output: &Output) -> Vec<PathBuf> {
     out
 }
 
-/// Writes every file or none: all texts go to temporary files next to their
-/// targets first; only when every one was written are they renamed into place.
+/// Writes every file or none (see [`crate::write`]); stale generated files in
+/// owned directories are removed in the same all-or-nothing step.
 pub fn write_all(output: &Output) -> Result<()> {
-    let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let cleanup = |temps: &[(PathBuf, PathBuf)]| {
-        for (tmp, _) in temps {
-            let _ = std::fs::remove_file(tmp);
-        }
-    };
-    for (path, text) in &output.files {
-        let tmp = temp_path(path);
-        let result = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&tmp, text));
-        if let Err(source) = result {
-            cleanup(&temps);
-            let _ = std::fs::remove_file(&tmp);
-            return Err(Error::Write { path: path.clone(), source });
-        }
-        temps.push((tmp, path.clone()));
-    }
-    for (tmp, path) in &temps {
-        if let Err(source) = std::fs::rename(tmp, path) {
-            cleanup(&temps);
-            return Err(Error::Write { path: path.clone(), source });
-        }
-    }
-    for extra in leftovers(output) {
-        std::fs::remove_file(&extra).map_err(|source| Error::Write { path: extra.clone(), source })?;
-    }
-    Ok(())
-}
-
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    path.with_file_name(format!(".{name}.xtask-{}.tmp", std::process::id()))
+    let files: Vec<(PathBuf, Vec<u8>)> =
+        output.files.iter().map(|(p, t)| (p.clone(), t.clone().into_bytes())).collect();
+    crate::write::write_all(&files, &leftovers(output))
 }

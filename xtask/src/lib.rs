@@ -16,3 +16,4 @@ pub mod model;
 pub mod pull;
 pub mod rpc;
 pub mod upserts;
+pub mod write;

@@ -29,12 +29,13 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
     }
     let files = match source {
         Source::Npm => {
-            let tmp = std::env::temp_dir().join(format!("acp-schema-pull-{}", std::process::id()));
-            std::fs::create_dir_all(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+            let scratch = Scratch(std::env::temp_dir().join(format!("acp-schema-pull-{}", std::process::id())));
+            let tmp = &scratch.0;
+            std::fs::create_dir_all(tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
             let spec = format!("{PACKAGE}@{version}");
             let out = Command::new("npm")
                 .args(["pack", &spec, "--silent", "--pack-destination"])
-                .arg(&tmp)
+                .arg(tmp)
                 .output()
                 .context("cannot run `npm pack` (is npm installed? `--from <dir or .tgz>` works offline)")?;
             if !out.status.success() {
@@ -42,9 +43,7 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
             }
             let name = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap_or_default().to_owned();
             let tgz = tmp.join(name);
-            let files = from_tgz(&tgz);
-            let _ = std::fs::remove_dir_all(&tmp);
-            files?
+            from_tgz(&tgz)?
         }
         Source::Local(path) if path.is_dir() => from_dir(path)?,
         Source::Local(path) => from_tgz(path)?,
@@ -59,7 +58,7 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
     }
     let mut outputs: Vec<(PathBuf, Vec<u8>)> = files.into_iter().map(|(rel, b)| (schema_dir.join(rel), b)).collect();
     outputs.push((schema_dir.join(LOCK_FILE), lock.render().into_bytes()));
-    write_all(&outputs)?;
+    crate::write::write_all(&outputs, &[])?;
     Ok(lock)
 }
 
@@ -97,21 +96,11 @@ fn from_tgz(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
     Ok(out)
 }
 
-fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
-    let mut temps = Vec::new();
-    for (path, bytes) in files {
-        let tmp = path.with_extension("pull-tmp");
-        let res = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&tmp, bytes));
-        if let Err(e) = res {
-            for t in &temps {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(e).with_context(|| format!("{}: cannot write", path.display()));
-        }
-        temps.push(tmp);
+/// A scratch directory removed when dropped, on every path out of `pull`.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
-    for ((path, _), tmp) in files.iter().zip(&temps) {
-        std::fs::rename(tmp, path).with_context(|| format!("{}: cannot write", path.display()))?;
-    }
-    Ok(())
 }

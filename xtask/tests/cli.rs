@@ -197,3 +197,34 @@ fn ir_prints_the_model_with_direction_and_pointers() {
     let o = xtask(&["ir", "--schema", "schema/fixtures/bad-does-not-exist", "v1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// `npm pack` that fails after leaving a partial download: the scratch
+/// directory `schema pull` made for it must be gone afterwards.
+#[cfg(unix)]
+#[test]
+fn schema_pull_removes_its_scratch_directory_when_npm_fails() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("npm-fails");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let record = dir.join("destination");
+    let script = format!(
+        "#!/bin/sh\n# fake npm: pack into the --pack-destination, then fail\nfor a; do last=\"$a\"; done\necho partial > \"$last/partial.tgz\"\necho \"$last\" > {}\necho 'npm ERR! 404' >&2\nexit 1\n",
+        record.display()
+    );
+    std::fs::write(bin.join("npm"), script).unwrap();
+    std::fs::set_permissions(bin.join("npm"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let into = dir.join("schema");
+    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["schema", "pull", "--version", "9.9.9", "--schema-dir", into.to_str().unwrap()])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("npm ERR! 404"), "{}", stderr(&o));
+    let used = std::fs::read_to_string(&record).expect("the fake npm ran");
+    assert!(!Path::new(used.trim()).exists(), "scratch directory {} left behind", used.trim());
+    assert!(!into.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
