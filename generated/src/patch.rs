@@ -154,6 +154,16 @@ pub mod de {
         })
     }
 
+    /// A list patch with `x-deserialize-skip-invalid-items` under
+    /// `#[acp(strict)]`: bad items are still dropped (the field asks for it),
+    /// but a value that is not a list or `null` is an error.
+    pub fn strict_items<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
+        Ok(match Option::<Vec<Value>>::deserialize(d)? {
+            None => Patch::Clear,
+            Some(items) => Patch::Set(items.into_iter().filter_map(|i| T::deserialize(i).ok()).collect()),
+        })
+    }
+
     /// A nested field: an object patches field by field; `null` clears.
     pub fn nested<'de, D: Deserializer<'de>, T, P: DeserializeOwned>(
         d: D,

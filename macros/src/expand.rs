@@ -98,6 +98,7 @@ pub fn expand(e: &Entity) -> TokenStream {
         };
         let de = match (e.strict, de) {
             (true, "lenient") => None,
+            (true, "lenient_items") => Some("strict_items".to_owned()),
             (true, "nested_lenient") => Some("nested_strict".to_owned()),
             (true, "lenient_by_key") => Some("strict_by_key".to_owned()),
             (_, d) => Some(d.to_owned()),

@@ -21,3 +21,56 @@ pub fn derive_acp_patch(input: TokenStream) -> TokenStream {
         Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    fn docs_of(file: &syn::File, name: &str) -> Vec<String> {
+        let item = file.items.iter().find_map(|i| match i {
+            syn::Item::Struct(s) if s.ident == name => Some(s),
+            _ => None,
+        });
+        let item = item.unwrap_or_else(|| panic!("no struct {name}"));
+        item.attrs
+            .iter()
+            .filter(|a| a.path().is_ident("doc"))
+            .filter_map(|a| match &a.meta {
+                syn::Meta::NameValue(nv) => match &nv.value {
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn expand(src: &str) -> syn::File {
+        let input: syn::DeriveInput = syn::parse_str(src).unwrap();
+        let entity = crate::model::Entity::parse(&input).unwrap_or_else(|_| panic!("valid input"));
+        syn::parse2(crate::expand::expand(&entity)).unwrap()
+    }
+
+    #[test]
+    fn patch_doc_gives_the_wire_type_its_own_docs() {
+        let file = expand(
+            r#"
+            /// The stored state.
+            #[acp(patch = "Wire", patch_doc = "What the schema says.\nSecond line.")]
+            struct State { #[acp(key)] id: String, title: Option<String> }
+            "#,
+        );
+        let wire = docs_of(&file, "Wire");
+        assert_eq!(wire[..2], [" What the schema says.", " Second line."]);
+        assert!(!wire.iter().any(|d| d.contains("The stored state")), "{wire:?}");
+    }
+
+    #[test]
+    fn without_patch_doc_the_wire_type_repeats_the_state_docs() {
+        let file = expand(
+            r#"
+            /// An editor buffer.
+            struct Buffer { #[acp(key)] id: String }
+            "#,
+        );
+        assert_eq!(docs_of(&file, "BufferPatch")[0], " An editor buffer.");
+    }
+}

@@ -11,8 +11,9 @@ pub struct Entity {
     pub strict: bool,
     /// `#[serde(...)]` attributes of the struct, copied onto the patch type.
     pub serde_attrs: Vec<Attribute>,
-    /// The struct's own docs, repeated on the patch type.
-    pub docs: Vec<Attribute>,
+    /// The patch type's docs: `#[acp(patch_doc = "..")]`, or else the
+    /// struct's own docs repeated.
+    pub docs: Vec<proc_macro2::TokenStream>,
     /// `#[non_exhaustive]` on the state struct carries over to the patch type.
     pub non_exhaustive: bool,
     pub fields: Vec<Field>,
@@ -50,7 +51,7 @@ pub struct Field {
 }
 
 const FIELD_KEYS: &str = "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`";
-const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `strict`";
+const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`";
 
 impl Entity {
     pub fn parse(input: &DeriveInput) -> Result<Entity, Vec<syn::Error>> {
@@ -88,12 +89,15 @@ impl Entity {
             ));
         }
         let mut patch = None;
+        let mut patch_doc: Option<LitStr> = None;
         let mut strict = false;
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
             let r = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("patch") {
                     let name: LitStr = meta.value()?.parse()?;
                     patch = Some(Ident::new(&name.value(), name.span()));
+                } else if meta.path.is_ident("patch_doc") {
+                    patch_doc = Some(meta.value()?.parse()?);
                 } else if meta.path.is_ident("strict") {
                     strict = true;
                 } else {
@@ -195,7 +199,19 @@ impl Entity {
         let name = input.ident.clone();
         let patch = patch.unwrap_or_else(|| Ident::new(&format!("{name}Patch"), name.span()));
         let serde_attrs = input.attrs.iter().filter(|a| a.path().is_ident("serde")).cloned().collect();
-        let docs = input.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
+        let docs = match patch_doc {
+            Some(text) => text
+                .value()
+                .lines()
+                .map(|l| {
+                    let line = LitStr::new(&format!(" {l}"), text.span());
+                    quote::quote!(#[doc = #line])
+                })
+                .collect(),
+            None => {
+                input.attrs.iter().filter(|a| a.path().is_ident("doc")).map(quote::ToTokens::to_token_stream).collect()
+            }
+        };
         let non_exhaustive = input.attrs.iter().any(|a| a.path().is_ident("non_exhaustive"));
         Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, docs, non_exhaustive, fields })
     }

@@ -241,3 +241,22 @@ fn a_failure_while_replacing_files_restores_every_one() {
     assert!(stale.is_file() && !fresh.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The wire type of a generated upsert keeps the schema's description; the
+/// state struct says that it is the stored state (the derive used to copy the
+/// state's docs onto the wire type).
+#[test]
+fn upsert_wire_and_state_types_have_their_own_docs() {
+    let text = std::fs::read_to_string(root().join("generated/src/v2/mod.rs")).unwrap();
+    for (state, wire, schema_text) in [
+        ("ToolCall", "ToolCallUpdate", "Represents an upsert for a tool call"),
+        ("UserMessageState", "UserMessage", "A user message upsert."),
+    ] {
+        let at = text.find(&format!("pub struct {state} {{")).unwrap();
+        let item_start = text[..at].rfind("\n\n").unwrap();
+        let head = &text[item_start..at];
+        assert!(head.contains(&format!("/// The stored state of an entity that [`{wire}`] patches")), "{head}");
+        assert!(head.contains(&format!("patch_doc = \"{schema_text}")), "{head}");
+        assert!(!head.contains(&format!("/// {schema_text}")), "the state must not carry the wire text: {head}");
+    }
+}

@@ -45,6 +45,8 @@ pub struct Strict {
     #[acp(key)]
     pub id: String,
     pub size: Option<u32>,
+    #[acp(skip_invalid_items)]
+    pub tags: Vec<u32>,
 }
 
 fn patch(v: Value) -> EditorStateUpdate {
@@ -92,6 +94,12 @@ fn malformed_values_keep_unless_strict_and_the_key_is_required() {
     assert!(serde_json::from_value::<EditorStateUpdate>(json!({"bufferId": 3})).is_err());
     assert!(serde_json::from_value::<StrictPatch>(json!({"id": "s", "size": "big"})).is_err());
     assert_eq!(serde_json::from_value::<StrictPatch>(json!({"id": "s", "size": null})).unwrap().size, Patch::Clear);
+    // `strict` covers `skip_invalid_items` lists too: a value that is not a list
+    // is an error; the items the field asks to skip are still skipped.
+    assert!(serde_json::from_value::<StrictPatch>(json!({"id": "s", "tags": "x"})).is_err());
+    let p = serde_json::from_value::<StrictPatch>(json!({"id": "s", "tags": [1, "two", 3]})).unwrap();
+    assert_eq!(p.tags, Patch::Set(vec![1, 3]));
+    assert_eq!(serde_json::from_value::<StrictPatch>(json!({"id": "s", "tags": null})).unwrap().tags, Patch::Clear);
 }
 
 #[test]
@@ -172,6 +180,16 @@ macro_rules! patch_properties {
             }
 
             #[test]
+            fn apply_diff_through_the_wire_reaches_the_newer_state(a in state(), b in state()) {
+                // What a peer receives: the diff encoded, then decoded.
+                let text = serde_json::to_string(&a.diff(&b)).unwrap();
+                let received: $patch_ty = serde_json::from_str(&text).unwrap();
+                let mut x = a.clone();
+                x.apply(received);
+                prop_assert_eq!(x, b, "diff on the wire: {}", text);
+            }
+
+            #[test]
             fn then_composes(s in state(), p in update(), q in update()) {
                 let (mut one, mut two) = (s.clone(), s);
                 one.apply(p.clone().then(q.clone()));
@@ -226,6 +244,12 @@ mod tool_call {
         })
     }
 
+    fn locations() -> impl Strategy<Value = Vec<acp_bindings::v2::ToolCallLocation>> {
+        prop::collection::vec("[a-c]{1,2}", 0..2).prop_map(|paths| {
+            paths.into_iter().map(|p| serde_json::from_value(json!({"path": format!("/{p}")})).unwrap()).collect()
+        })
+    }
+
     fn meta() -> impl Strategy<Value = Option<Box<serde_json::Map<String, Value>>>> {
         prop::option::of(prop::collection::btree_map("[a-c]", 0u8..3, 0..3))
             .prop_map(|m| m.map(|m| Box::new(m.into_iter().map(|(k, v)| (k, Value::from(v))).collect())))
@@ -233,9 +257,12 @@ mod tool_call {
 
     prop_compose! {
         fn state()(title in prop::option::of("[a-c]{0,2}"), kind in kind(), status in status(), content in content(),
-                   raw in prop::option::of(prop_oneof![Just(json!(null)), Just(json!({"p": 1}))]), meta in meta()) -> ToolCall {
+                   raw in prop_oneof![Just(json!(null)), Just(json!({"p": 1})), Just(json!([]))],
+                   out in prop_oneof![Just(json!(null)), Just(json!("done")), Just(json!(0))],
+                   name in prop::option::of("[a-c]{1,2}"), locations in locations(), meta in meta()) -> ToolCall {
             let mut s = ToolCall::from_patch(ToolCallUpdate::new("call_1"));
-            s.title = title; s.kind = kind; s.status = status; s.content = content; s.raw_input = raw; s.meta = meta;
+            s.title = title; s.kind = kind; s.status = status; s.content = content; s.raw_input = raw;
+            s.raw_output = out; s.name = name; s.locations = locations; s.meta = meta;
             s
         }
     }

@@ -927,22 +927,11 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "ToolCallUpdate")]
+#[acp(
+    patch = "ToolCallUpdate",
+    patch_doc = "Represents an upsert for a tool call that the language model has requested.\n\nTool calls are actions that the agent executes on behalf of the language model,\nsuch as reading files, executing code, or fetching data from external sources.\n\nOnly `toolCallId` is required. Other fields have patch semantics:\nomitted fields leave the existing tool call value unchanged, `null` clears or\nunsets the value, and concrete values replace the previous value. For\ncollection fields, concrete arrays replace the previous collection, and both\n`null` and `[]` clear the collection. A concrete `_meta` object instead\npatches the stored metadata by top-level key. When a client receives a tool\ncall ID it has not seen before, omitted fields start at their protocol defaults.\n\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)"
+)]
 #[non_exhaustive]
-/// Represents an upsert for a tool call that the language model has requested.
-///
-/// Tool calls are actions that the agent executes on behalf of the language model,
-/// such as reading files, executing code, or fetching data from external sources.
-///
-/// Only `toolCallId` is required. Other fields have patch semantics:
-/// omitted fields leave the existing tool call value unchanged, `null` clears or
-/// unsets the value, and concrete values replace the previous value. For
-/// collection fields, concrete arrays replace the previous collection, and both
-/// `null` and `[]` clear the collection. A concrete `_meta` object instead
-/// patches the stored metadata by top-level key. When a client receives a tool
-/// call ID it has not seen before, omitted fields start at their protocol defaults.
-///
-/// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
 pub struct ToolCall {
     /// Unique identifier for this tool call within the session.
     #[acp(key)]
@@ -986,10 +975,10 @@ pub struct ToolCall {
     pub locations: ::std::vec::Vec<ToolCallLocation>,
     /// Raw input parameters sent to the tool.
     #[serde(rename = "rawInput")]
-    pub raw_input: ::core::option::Option<::serde_json::Value>,
+    pub raw_input: ::serde_json::Value,
     /// Raw output returned by the tool.
     #[serde(rename = "rawOutput")]
-    pub raw_output: ::core::option::Option<::serde_json::Value>,
+    pub raw_output: ::serde_json::Value,
     /// Client-initiated controls this tool call currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
@@ -17754,21 +17743,11 @@ impl ::schemars::JsonSchema for ContentChunk {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "UserMessage")]
+#[acp(
+    patch = "UserMessage",
+    patch_doc = "A user message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing message content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\na `user_message` update includes `content`, that array replaces any content\npreviously accumulated for the message, including content from earlier\nchunks. Later chunks with the same `messageId` append to the current\ncontent."
+)]
 #[non_exhaustive]
-/// A user message upsert.
-///
-/// Only `messageId` is required. `content` has patch semantics:
-/// an omitted field leaves existing message content unchanged, `null` clears the
-/// value, and a concrete array replaces the previous value. For a new
-/// `messageId`, omitted `content` starts empty. `content` is replaced as a
-/// whole array. Send `[]` or `null` to clear it.
-///
-/// Message updates and chunks are applied in the order they are received. When
-/// a `user_message` update includes `content`, that array replaces any content
-/// previously accumulated for the message, including content from earlier
-/// chunks. Later chunks with the same `messageId` append to the current
-/// content.
 pub struct UserMessageState {
     /// A unique identifier for the message.
     #[acp(key)]
@@ -17830,21 +17809,11 @@ impl ::schemars::JsonSchema for UserMessage {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "AgentMessage")]
+#[acp(
+    patch = "AgentMessage",
+    patch_doc = "An agent message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing message content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\nan `agent_message` update includes `content`, that array replaces any\ncontent previously accumulated for the message, including content from\nearlier chunks. Later chunks with the same `messageId` append to the current\ncontent."
+)]
 #[non_exhaustive]
-/// An agent message upsert.
-///
-/// Only `messageId` is required. `content` has patch semantics:
-/// an omitted field leaves existing message content unchanged, `null` clears the
-/// value, and a concrete array replaces the previous value. For a new
-/// `messageId`, omitted `content` starts empty. `content` is replaced as a
-/// whole array. Send `[]` or `null` to clear it.
-///
-/// Message updates and chunks are applied in the order they are received. When
-/// an `agent_message` update includes `content`, that array replaces any
-/// content previously accumulated for the message, including content from
-/// earlier chunks. Later chunks with the same `messageId` append to the current
-/// content.
 pub struct AgentMessageState {
     /// A unique identifier for the message.
     #[acp(key)]
@@ -17906,21 +17875,11 @@ impl ::schemars::JsonSchema for AgentMessage {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "AgentThought")]
+#[acp(
+    patch = "AgentThought",
+    patch_doc = "An agent thought or reasoning message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing thought content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\nan `agent_thought` update includes `content`, that array replaces any\ncontent previously accumulated for the thought, including content from\nearlier chunks. Later chunks with the same `messageId` append to the current\ncontent."
+)]
 #[non_exhaustive]
-/// An agent thought or reasoning message upsert.
-///
-/// Only `messageId` is required. `content` has patch semantics:
-/// an omitted field leaves existing thought content unchanged, `null` clears the
-/// value, and a concrete array replaces the previous value. For a new
-/// `messageId`, omitted `content` starts empty. `content` is replaced as a
-/// whole array. Send `[]` or `null` to clear it.
-///
-/// Message updates and chunks are applied in the order they are received. When
-/// an `agent_thought` update includes `content`, that array replaces any
-/// content previously accumulated for the thought, including content from
-/// earlier chunks. Later chunks with the same `messageId` append to the current
-/// content.
 pub struct AgentThoughtState {
     /// A unique identifier for the thought message.
     #[acp(key)]
@@ -20515,15 +20474,11 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "TerminalUpdate")]
+#[acp(
+    patch = "TerminalUpdate",
+    patch_doc = "An upsert for the stored state of an agent-owned terminal.\n\nOnly `terminalId` is required. Other fields have patch\nsemantics: omitted fields leave the stored value unchanged, `null` clears\nit, and concrete values replace it. A concrete `_meta` object instead\npatches the stored metadata by top-level key. When the terminal ID is new,\nomitted fields start unknown."
+)]
 #[non_exhaustive]
-/// An upsert for the stored state of an agent-owned terminal.
-///
-/// Only `terminalId` is required. Other fields have patch
-/// semantics: omitted fields leave the stored value unchanged, `null` clears
-/// it, and concrete values replace it. A concrete `_meta` object instead
-/// patches the stored metadata by top-level key. When the terminal ID is new,
-/// omitted fields start unknown.
 pub struct TerminalState {
     /// Unique identifier for this terminal within the session.
     #[acp(key)]
@@ -21828,16 +21783,11 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "SessionInfoUpdate")]
+#[acp(
+    patch = "SessionInfoUpdate",
+    patch_doc = "Update to session metadata. All fields are optional to support partial updates.\n\nAgents send this notification to update session information like title or custom metadata.\nClients can use it to keep session titles and state current.\n\nOmitted fields leave the existing session info unchanged. `null` clears the\ncorresponding value. A concrete `_meta` object patches the stored metadata by\ntop-level key."
+)]
 #[non_exhaustive]
-/// Update to session metadata. All fields are optional to support partial updates.
-///
-/// Agents send this notification to update session information like title or custom metadata.
-/// Clients can use it to keep session titles and state current.
-///
-/// Omitted fields leave the existing session info unchanged. `null` clears the
-/// corresponding value. A concrete `_meta` object patches the stored metadata by
-/// top-level key.
 pub struct SessionInfoState {
     /// Human-readable title for the session. Set to null to clear.
     #[serde(rename = "title")]
@@ -21952,9 +21902,11 @@ impl ::schemars::JsonSchema for Cost {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "UsageUpdate")]
+#[acp(
+    patch = "UsageUpdate",
+    patch_doc = "Context window and cost update for a session."
+)]
 #[non_exhaustive]
-/// Context window and cost update for a session.
 pub struct UsageState {
     /// Tokens currently in context.
     #[acp(required)]
@@ -22479,15 +22431,11 @@ impl ::schemars::JsonSchema for CompactionStatus {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "CompactionUpdate")]
+#[acp(
+    patch = "CompactionUpdate",
+    patch_doc = "A context compaction upsert. The first notification fixes the compaction's\ntimeline position. Later updates with the same ID patch that entity in place.\n\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\nstored value unchanged, `null` clears it, and a concrete value replaces it.\n`summary: []` also clears the summary. A concrete `_meta` object patches the\nstored metadata by top-level key instead of replacing it."
+)]
 #[non_exhaustive]
-/// A context compaction upsert. The first notification fixes the compaction's
-/// timeline position. Later updates with the same ID patch that entity in place.
-///
-/// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-/// stored value unchanged, `null` clears it, and a concrete value replaces it.
-/// `summary: []` also clears the summary. A concrete `_meta` object patches the
-/// stored metadata by top-level key instead of replacing it.
 pub struct CompactionState {
     /// The Agent-owned ID of this compaction, unique within the session.
     #[acp(key)]
@@ -32743,44 +32691,11 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "SubagentUpdate")]
+#[acp(
+    patch = "SubagentUpdate",
+    patch_doc = "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nNotification that the enclosing parent session created and owns a child session.\n\nLater updates modify the existing association's metadata, not its ownership.\n\nSent on the immediate parent session. The first update for an unknown\n`sessionId` announces the child and MUST be sent\nbefore any live request or notification bearing the child's session ID,\nincluding messages naming it as sender or recipient. Child events are\ndelivered automatically. No separate child load, resume, or subscription is needed.\nUnderstanding this update, registering child sessions, and applying their\noperation restrictions are baseline v2 requirements. No Client capability\nis required.\n\nOnly `sessionId` is required. Other fields have\npatch semantics: omitted fields leave the stored value unchanged, `null`\nclears or unsets the value, and concrete values replace it. A concrete\n`_meta` object instead patches the stored metadata by top-level key. For\n`state`, `null` removes the current state report and leaves activity\nunconfirmed. It does not report idle or cancellation. A child whose capabilities are\nunset permits no Client-initiated session mutations.\n\n`cwd` and `additionalDirectories` report where the Agent placed the child.\nWhile unset, each inherits the immediate parent's effective value.\nThe title and description provide the parent's display metadata for the\nchild. Agents SHOULD mirror known child state changes in the parent's\n`state` using the same `StateUpdate` snapshot as the\nordinary `state_update` notification on the child session. This reports\nchild state, not a separate parent-owned lifecycle. Consumers should\ntreat duplicate reports idempotently.\nCompleting or cancelling work does not end the association: the parent may\nmessage the same child again. Individual messages and their outcomes do not\nchange this association."
+)]
 #[non_exhaustive]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// Notification that the enclosing parent session created and owns a child session.
-///
-/// Later updates modify the existing association's metadata, not its ownership.
-///
-/// Sent on the immediate parent session. The first update for an unknown
-/// `sessionId` announces the child and MUST be sent
-/// before any live request or notification bearing the child's session ID,
-/// including messages naming it as sender or recipient. Child events are
-/// delivered automatically. No separate child load, resume, or subscription is needed.
-/// Understanding this update, registering child sessions, and applying their
-/// operation restrictions are baseline v2 requirements. No Client capability
-/// is required.
-///
-/// Only `sessionId` is required. Other fields have
-/// patch semantics: omitted fields leave the stored value unchanged, `null`
-/// clears or unsets the value, and concrete values replace it. A concrete
-/// `_meta` object instead patches the stored metadata by top-level key. For
-/// `state`, `null` removes the current state report and leaves activity
-/// unconfirmed. It does not report idle or cancellation. A child whose capabilities are
-/// unset permits no Client-initiated session mutations.
-///
-/// `cwd` and `additionalDirectories` report where the Agent placed the child.
-/// While unset, each inherits the immediate parent's effective value.
-/// The title and description provide the parent's display metadata for the
-/// child. Agents SHOULD mirror known child state changes in the parent's
-/// `state` using the same `StateUpdate` snapshot as the
-/// ordinary `state_update` notification on the child session. This reports
-/// child state, not a separate parent-owned lifecycle. Consumers should
-/// treat duplicate reports idempotently.
-/// Completing or cancelling work does not end the association: the parent may
-/// message the same child again. Individual messages and their outcomes do not
-/// change this association.
 pub struct SubagentState {
     /// The opaque session ID identifying the child in all ACP messages.
     #[acp(key)]
@@ -32892,13 +32807,11 @@ impl ::schemars::JsonSchema for SubagentUpdate {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(patch = "SessionMessage")]
+#[acp(
+    patch = "SessionMessage",
+    patch_doc = "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nAn upsert for an inter-session message."
+)]
 #[non_exhaustive]
-/// **UNSTABLE**
-///
-/// This capability is not part of the spec yet, and may be removed or changed at any point.
-///
-/// An upsert for an inter-session message.
 pub struct SessionMessageState {
     /// Identifier of this message within the enclosing session's transcript.
     #[acp(key)]

@@ -369,6 +369,10 @@ impl Emitter {
                         });
                         (quote!(), t)
                     }
+                    // Any JSON: `null` on the wire is both "clear" and a value, so the
+                    // state holds a plain `Value` in which `Null` means unset; an
+                    // `Option<Value>` would have a `Some(Null)` no patch can reach.
+                    Some(Rule::Replace) | None if f.ty == Type::Any => (quote!(), t),
                     Some(Rule::Replace) | None => {
                         let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
                         (sii, quote!(::core::option::Option<#t>))
@@ -377,7 +381,14 @@ impl Emitter {
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
         }
-        let doc = self.item_docs(def);
+        // The wire type keeps the schema's description; the state says what it is.
+        let wire_doc = str_lit(
+            def.docs
+                .as_deref()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))
+                .as_str(),
+        );
         let state_doc = format!(
             " The stored state of an entity that [`{}`] patches (an upsert: omitted keeps, `null` clears, a value sets).",
             def.rust_name
@@ -387,9 +398,8 @@ impl Emitter {
             ///
             /// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::acp_bindings::AcpPatch)]
-            #[acp(patch = #wire)]
+            #[acp(patch = #wire, patch_doc = #wire_doc)]
             #[non_exhaustive]
-            #doc
             pub struct #state { #(#fields)* }
         }];
         items.extend(defaults);
