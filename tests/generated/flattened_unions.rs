@@ -507,3 +507,12 @@ impl<'de> ::serde::Deserialize<'de> for FormModeScope {
         )
     }
 }
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &[
+    "ErrorStopReason",
+    "IdleStateUpdate",
+    "SetConfigOptionRequest",
+    "SessionScope",
+    "RequestScope",
+    "FormMode",
+];

@@ -404,3 +404,584 @@ impl ClientResponseErrorError {
         }
     }
 }
+/// JSON-RPC error object (typed dispatch's `Message` carries it).
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[non_exhaustive]
+pub struct Error {
+    /// The `code` property.
+    #[serde(rename = "code")]
+    pub code: i32,
+    /// The `message` property.
+    #[serde(rename = "message")]
+    pub message: ::std::string::String,
+    /// Anything else.
+    #[serde(
+        rename = "data",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::acp_bindings::runtime::de::any"
+    )]
+    pub data: ::core::option::Option<::serde_json::Value>,
+}
+impl Error {
+    /// Creates a `Error` from its required fields; every optional field is omitted.
+    pub fn new(
+        code: impl ::core::convert::Into<i32>,
+        message: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            data: ::core::default::Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn data(
+        mut self,
+        value: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        self.data = ::core::option::Option::Some(value.into());
+        self
+    }
+}
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &[
+    "InitializeRequest",
+    "InitializeProxyRequest",
+    "LogoutRequest",
+    "ExtRequest",
+    "RequestId",
+    "ClientRequest",
+    "ClientResponse",
+    "Error",
+];
+/// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
+///
+/// Enums are per handling side (`AgentRequest` holds the requests an agent
+/// handles). Methods starting with `_` decode to an `Extension` variant that
+/// keeps the raw params; any other unknown method is an error.
+pub mod rpc {
+    #[allow(unused_imports)]
+    pub use ::acp_bindings::runtime::rpc::{
+        DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
+    };
+    /// The requests handled by the `agent` side (`x-side: agent`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum AgentRequest {
+        /// `initialize`: [`super::InitializeRequest`].
+        Initialize(super::InitializeRequest),
+        /// `auth/logout`: [`super::LogoutRequest`].
+        AuthLogout(super::LogoutRequest),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl AgentRequest {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Agent;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &["initialize", "auth/logout"];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Initialize(_) => "initialize",
+                Self::AuthLogout(_) => "auth/logout",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "initialize" => {
+                    ::acp_bindings::runtime::rpc::payload(
+                            "initialize",
+                            raw,
+                            ::acp_bindings::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::Initialize(p), f))
+                }
+                "auth/logout" => {
+                    ::acp_bindings::runtime::rpc::payload(
+                            "auth/logout",
+                            raw,
+                            ::acp_bindings::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::AuthLogout(p), f))
+                }
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "request"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => {
+                    ::acp_bindings::runtime::rpc::encode_payload(p, form)
+                }
+                Self::AuthLogout(p) => {
+                    ::acp_bindings::runtime::rpc::encode_payload(p, form)
+                }
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The requests handled by the `proxy` side (`x-side: proxy`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ProxyRequest {
+        /// `proxy/initialize`: [`super::InitializeProxyRequest`].
+        ProxyInitialize(super::InitializeProxyRequest),
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ProxyRequest {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Proxy;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &["proxy/initialize"];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::ProxyInitialize(_) => "proxy/initialize",
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                "proxy/initialize" => {
+                    ::acp_bindings::runtime::rpc::payload(
+                            "proxy/initialize",
+                            raw,
+                            ::acp_bindings::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                }
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "request"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::ProxyInitialize(p) => {
+                    ::acp_bindings::runtime::rpc::encode_payload(p, form)
+                }
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// Any request of this version, whichever side handles it.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Request {
+        /// A request handled by the `agent` side.
+        Agent(AgentRequest),
+        /// A request handled by the `proxy` side.
+        Proxy(ProxyRequest),
+        /// A method starting with `_` (an extension): its side is not known.
+        Extension(ExtMethod),
+    }
+    impl Request {
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Agent(v) => v.method(),
+                Self::Proxy(v) => v.method(),
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// The side that handles the method, if known.
+        pub fn side(&self) -> ::core::option::Option<Side> {
+            match self {
+                Self::Agent(_) => ::core::option::Option::Some(AgentRequest::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(ProxyRequest::SIDE),
+                Self::Extension(_) => ::core::option::Option::None,
+            }
+        }
+        /// Decodes a payload, choosing the side from the method.
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if AgentRequest::METHODS.contains(&method) {
+                return AgentRequest::decode(method, raw)
+                    .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if ProxyRequest::METHODS.contains(&method) {
+                return ProxyRequest::decode(method, raw)
+                    .map(|(v, f)| (Self::Proxy(v), f));
+            }
+            if method.starts_with('_') {
+                return ::acp_bindings::runtime::rpc::ext(method, raw)
+                    .map(|e| (Self::Extension(e), ParamsForm::Object));
+            }
+            ::core::result::Result::Err(
+                ::acp_bindings::runtime::rpc::unknown_method(method, "request"),
+            )
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Agent(v) => v.encode(form),
+                Self::Proxy(v) => v.encode(form),
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// Any notification of this version, whichever side handles it.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Notification {
+        /// A method starting with `_` (an extension): its side is not known.
+        Extension(ExtMethod),
+    }
+    impl Notification {
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// The side that handles the method, if known.
+        pub fn side(&self) -> ::core::option::Option<Side> {
+            match self {
+                Self::Extension(_) => ::core::option::Option::None,
+            }
+        }
+        /// Decodes a payload, choosing the side from the method.
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if method.starts_with('_') {
+                return ::acp_bindings::runtime::rpc::ext(method, raw)
+                    .map(|e| (Self::Extension(e), ParamsForm::Object));
+            }
+            ::core::result::Result::Err(
+                ::acp_bindings::runtime::rpc::unknown_method(method, "notification"),
+            )
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// Any response of this version, whichever side handles it.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Response {
+        /// A method starting with `_` (an extension): its side is not known.
+        Extension(ExtMethod),
+    }
+    impl Response {
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// The side that handles the method, if known.
+        pub fn side(&self) -> ::core::option::Option<Side> {
+            match self {
+                Self::Extension(_) => ::core::option::Option::None,
+            }
+        }
+        /// Decodes a payload, choosing the side from the method.
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if request_method.starts_with('_') {
+                return ::acp_bindings::runtime::rpc::ext(request_method, raw)
+                    .map(|e| (Self::Extension(e), ParamsForm::Object));
+            }
+            ::core::result::Result::Err(
+                ::acp_bindings::runtime::rpc::unknown_method(request_method, "response"),
+            )
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// A JSON-RPC 2.0 message of this version, with its payload typed.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Message {
+        /// A request.
+        Request {
+            /// The request id (never `null` in v2).
+            id: super::RequestId,
+            /// The typed params.
+            request: Request,
+            /// How `params` was written.
+            form: ParamsForm,
+        },
+        /// A notification.
+        Notification {
+            /// The typed params.
+            notification: Notification,
+            /// How `params` was written.
+            form: ParamsForm,
+        },
+        /// A success response.
+        Response {
+            /// The id of the request it answers.
+            id: super::RequestId,
+            /// The typed result.
+            response: Response,
+            /// How `result` was written.
+            form: ParamsForm,
+        },
+        /// An error response; only it may carry a `null` id.
+        Error {
+            /// The id of the request it answers, `None` for `null`.
+            id: ::core::option::Option<super::RequestId>,
+            /// The error.
+            error: super::Error,
+        },
+    }
+    impl Message {
+        /// Decodes one message. `request_method` gives the method of the
+        /// request a response answers (responses are typed by it).
+        pub fn decode(
+            text: &str,
+            request_method: impl ::core::ops::FnOnce(
+                &super::RequestId,
+            ) -> ::core::option::Option<::std::string::String>,
+        ) -> ::core::result::Result<Self, DispatchError> {
+            use ::acp_bindings::runtime::rpc::{decode, DispatchErrorKind, RawMessage};
+            let raw = RawMessage::parse(text)?;
+            let invalid = |pointer: &str, message: &str| DispatchError::new(
+                DispatchErrorKind::InvalidMessage,
+                pointer,
+                message,
+            );
+            match (&raw.method, raw.id, raw.result, raw.error) {
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::Some(id),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = decode(id.get())
+                        .map_err(|e| e.under("/id"))?;
+                    let (request, form) = Request::decode(method, raw.params)
+                        .map_err(|e| e.under("/params"))?;
+                    ::core::result::Result::Ok(Message::Request {
+                        id,
+                        request,
+                        form,
+                    })
+                }
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let (notification, form) = Notification::decode(method, raw.params)
+                        .map_err(|e| e.under("/params"))?;
+                    ::core::result::Result::Ok(Message::Notification {
+                        notification,
+                        form,
+                    })
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(result),
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = decode(id.get())
+                        .map_err(|e| e.under("/id"))?;
+                    let method = request_method(&id)
+                        .ok_or_else(|| DispatchError::new(
+                            DispatchErrorKind::UnknownRequest,
+                            "/id",
+                            "a response whose request is not known",
+                        ))?;
+                    let (response, form) = Response::decode(
+                            &method,
+                            ::core::option::Option::Some(result),
+                        )
+                        .map_err(|e| e.under("/result"))?;
+                    ::core::result::Result::Ok(Message::Response {
+                        id,
+                        response,
+                        form,
+                    })
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(error),
+                ) => {
+                    let id: ::core::option::Option<super::RequestId> = decode(id.get())
+                        .map_err(|e| e.under("/id"))?;
+                    let error: super::Error = decode(error.get())
+                        .map_err(|e| e.under("/error"))?;
+                    ::core::result::Result::Ok(Message::Error { id, error })
+                }
+                (::core::option::Option::None, ::core::option::Option::None, _, _) => {
+                    ::core::result::Result::Err(
+                        invalid("/id", "a response without an `id`"),
+                    )
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        invalid(
+                            "",
+                            "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                        ),
+                    )
+                }
+            }
+        }
+        /// The message as JSON.
+        pub fn to_value(
+            &self,
+        ) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
+            let (method, id, params, result, error) = match self {
+                Message::Request { id, request, form } => {
+                    (
+                        ::core::option::Option::Some(
+                            ::serde_json::Value::from(request.method()),
+                        ),
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        request.encode(*form)?,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    )
+                }
+                Message::Notification { notification, form } => {
+                    (
+                        ::core::option::Option::Some(
+                            ::serde_json::Value::from(notification.method()),
+                        ),
+                        ::core::option::Option::None,
+                        notification.encode(*form)?,
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                    )
+                }
+                Message::Response { id, response, form } => {
+                    (
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(
+                            response.encode(*form)?.unwrap_or(::serde_json::Value::Null),
+                        ),
+                        ::core::option::Option::None,
+                    )
+                }
+                Message::Error { id, error } => {
+                    (
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        ::core::option::Option::Some(::serde_json::to_value(error)?),
+                    )
+                }
+            };
+            let mut map = ::serde_json::Map::new();
+            map.insert("jsonrpc".into(), "2.0".into());
+            for (k, v) in [
+                ("id", id),
+                ("method", method),
+                ("params", params),
+                ("result", result),
+                ("error", error),
+            ] {
+                if let ::core::option::Option::Some(v) = v {
+                    map.insert(k.into(), v);
+                }
+            }
+            ::core::result::Result::Ok(::serde_json::Value::Object(map))
+        }
+        /// The id of a request or response.
+        pub fn id(&self) -> ::core::option::Option<&super::RequestId> {
+            match self {
+                Message::Request { id, .. } | Message::Response { id, .. } => {
+                    ::core::option::Option::Some(id)
+                }
+                Message::Error { id, .. } => id.as_ref(),
+                Message::Notification { .. } => ::core::option::Option::None,
+            }
+        }
+    }
+    impl ::serde::Serialize for Message {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            self.to_value()
+                .map_err(<S::Error as ::serde::ser::Error>::custom)?
+                .serialize(serializer)
+        }
+    }
+}

@@ -368,3 +368,5 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
             ))
     }
 }
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &["ToolKind", "Priority", "Theme", "ErrorCode"];

@@ -362,3 +362,13 @@ impl Empty {
         Self {}
     }
 }
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &[
+    "SessionId",
+    "ProtocolVersion",
+    "Port",
+    "Error",
+    "Limits",
+    "ExtRequest",
+    "Empty",
+];

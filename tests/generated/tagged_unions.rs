@@ -639,3 +639,15 @@ impl OutcomeSelected {
         }
     }
 }
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &[
+    "TextContent",
+    "ImageContent",
+    "ContentBlock",
+    "AuthMethodAgent",
+    "AuthMethod",
+    "McpServerHttp",
+    "McpServerStdio",
+    "McpServer",
+    "Outcome",
+];

@@ -245,3 +245,11 @@ impl<'de> ::serde::Deserialize<'de> for ContentValue {
         )
     }
 }
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &[
+    "RequestId",
+    "TextResourceContents",
+    "BlobResourceContents",
+    "EmbeddedResourceResource",
+    "ContentValue",
+];

@@ -306,3 +306,5 @@ impl Update {
         self
     }
 }
+/// The schema name of every definition in this module (in this build's feature set).
+pub const TYPE_NAMES: &[&str] = &["Kind", "Location", "Update"];

@@ -176,7 +176,7 @@ fn every_def_becomes_an_item_of_the_same_name() {
                 format!("pub enum {name} "),
                 format!("pub type {name} "),
                 // An upsert: the wire type is derived from its state struct.
-                format!("#[acp(patch = \"{name}\")]"),
+                format!("patch = \"{name}\","),
             ];
             assert!(declared.iter().any(|d| text.contains(d.as_str())), "{version}: no item named {name}");
         }
@@ -259,4 +259,33 @@ fn upsert_wire_and_state_types_have_their_own_docs() {
         assert!(head.contains(&format!("patch_doc = \"{schema_text}")), "{head}");
         assert!(!head.contains(&format!("/// {schema_text}")), "the state must not carry the wire text: {head}");
     }
+}
+
+/// A payload whose unstable shape differs is dispatched with the shape of the
+/// build: here the stable `x/ping` request requires `id` (omitted params are
+/// refused), the unstable one requires nothing (omitted params are accepted).
+#[test]
+fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
+    let schema = |required: &str| {
+        serde_json::json!({"$defs": {"PingRequest": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "required": serde_json::from_str::<serde_json::Value>(required).unwrap(),
+            "x-method": "x/ping",
+            "x-side": "agent"
+        }}})
+    };
+    let stable = xtask::lower::lower(Path::new("stable.json"), &schema(r#"["id"]"#)).unwrap();
+    let unstable = xtask::lower::lower(Path::new("unstable.json"), &schema("[]")).unwrap();
+    let (items, registry) = codegen::merge(&stable, &unstable);
+    let text: String = items.iter().map(ToString::to_string).collect::<String>().replace(' ', "");
+    let arm = |cfg: &str, mode: &str| {
+        format!("#[cfg({cfg})]\"x/ping\"=>crate::runtime::rpc::payload(\"x/ping\",raw,crate::runtime::rpc::NullMode::{mode})")
+    };
+    assert!(text.contains(&arm("not(feature=\"unstable\")", "Refuse")), "{text}");
+    assert!(text.contains(&arm("feature=\"unstable\"", "Empty")), "{text}");
+    // The by-name registry and TYPE_NAMES name each shape under its own cfg.
+    let registry = registry.to_string().replace(' ', "");
+    assert!(registry.contains("#[cfg(feature=\"unstable\")]\"PingRequest\"=>"), "{registry}");
+    assert!(registry.contains("#[cfg(not(feature=\"unstable\"))]\"PingRequest\"=>"), "{registry}");
 }

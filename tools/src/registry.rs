@@ -42,6 +42,9 @@ pub mod v1 {
         }
         ::core::option::Option::Some(
             match type_name {
+                #[cfg(not(feature = "unstable"))]
+                "AgentRequest" => go::<bindings::AgentRequest>(json),
+                #[cfg(feature = "unstable")]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
                 "RequestId" => go::<bindings::RequestId>(json),
                 "WriteTextFileRequest" => go::<bindings::WriteTextFileRequest>(json),
@@ -114,12 +117,27 @@ pub mod v1 {
                 "ElicitationId" => go::<bindings::ElicitationId>(json),
                 "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
                 "ExtRequest" => go::<bindings::ExtRequest>(json),
+                #[cfg(not(feature = "unstable"))]
                 "AgentResponse" => go::<bindings::AgentResponse>(json),
+                #[cfg(feature = "unstable")]
+                "AgentResponse" => go::<bindings::AgentResponse>(json),
+                #[cfg(not(feature = "unstable"))]
+                "InitializeResponse" => go::<bindings::InitializeResponse>(json),
+                #[cfg(feature = "unstable")]
                 "InitializeResponse" => go::<bindings::InitializeResponse>(json),
                 "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
                 "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
+                #[cfg(not(feature = "unstable"))]
                 "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
                 "SessionListCapabilities" => {
                     go::<bindings::SessionListCapabilities>(json)
@@ -136,6 +154,9 @@ pub mod v1 {
                 "SessionCloseCapabilities" => {
                     go::<bindings::SessionCloseCapabilities>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
                 "LogoutCapabilities" => go::<bindings::LogoutCapabilities>(json),
                 "AuthMethod" => go::<bindings::AuthMethod>(json),
@@ -169,6 +190,9 @@ pub mod v1 {
                 "SessionConfigBoolean" => go::<bindings::SessionConfigBoolean>(json),
                 "LoadSessionResponse" => go::<bindings::LoadSessionResponse>(json),
                 "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionInfo" => go::<bindings::SessionInfo>(json),
+                #[cfg(feature = "unstable")]
                 "SessionInfo" => go::<bindings::SessionInfo>(json),
                 "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
                 "ResumeSessionResponse" => go::<bindings::ResumeSessionResponse>(json),
@@ -177,13 +201,22 @@ pub mod v1 {
                 "SetSessionConfigOptionResponse" => {
                     go::<bindings::SetSessionConfigOptionResponse>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "PromptResponse" => go::<bindings::PromptResponse>(json),
+                #[cfg(feature = "unstable")]
                 "PromptResponse" => go::<bindings::PromptResponse>(json),
                 "StopReason" => go::<bindings::StopReason>(json),
                 "ExtResponse" => go::<bindings::ExtResponse>(json),
                 "Error" => go::<bindings::Error>(json),
                 "ErrorCode" => go::<bindings::ErrorCode>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentNotification" => go::<bindings::AgentNotification>(json),
+                #[cfg(feature = "unstable")]
                 "AgentNotification" => go::<bindings::AgentNotification>(json),
                 "SessionNotification" => go::<bindings::SessionNotification>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
+                #[cfg(feature = "unstable")]
                 "SessionUpdate" => go::<bindings::SessionUpdate>(json),
                 "MessageId" => go::<bindings::MessageId>(json),
                 "ContentChunk" => go::<bindings::ContentChunk>(json),
@@ -215,8 +248,14 @@ pub mod v1 {
                     go::<bindings::CompleteElicitationNotification>(json)
                 }
                 "ExtNotification" => go::<bindings::ExtNotification>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientRequest" => go::<bindings::ClientRequest>(json),
+                #[cfg(feature = "unstable")]
                 "ClientRequest" => go::<bindings::ClientRequest>(json),
                 "InitializeRequest" => go::<bindings::InitializeRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
                 "FileSystemCapabilities" => go::<bindings::FileSystemCapabilities>(json),
                 "ClientSessionCapabilities" => {
@@ -242,15 +281,30 @@ pub mod v1 {
                 }
                 "AuthenticateRequest" => go::<bindings::AuthenticateRequest>(json),
                 "LogoutRequest" => go::<bindings::LogoutRequest>(json),
+                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "McpServer" => go::<bindings::McpServer>(json),
+                #[cfg(feature = "unstable")]
                 "McpServer" => go::<bindings::McpServer>(json),
                 "HttpHeader" => go::<bindings::HttpHeader>(json),
                 "McpServerHttp" => go::<bindings::McpServerHttp>(json),
                 "McpServerSse" => go::<bindings::McpServerSse>(json),
                 "McpServerStdio" => go::<bindings::McpServerStdio>(json),
+                #[cfg(not(feature = "unstable"))]
                 "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
+                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
                 "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
+                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
                 "CloseSessionRequest" => go::<bindings::CloseSessionRequest>(json),
                 "SetSessionModeRequest" => go::<bindings::SetSessionModeRequest>(json),
@@ -258,6 +312,9 @@ pub mod v1 {
                     go::<bindings::SetSessionConfigOptionRequest>(json)
                 }
                 "PromptRequest" => go::<bindings::PromptRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientResponse" => go::<bindings::ClientResponse>(json),
+                #[cfg(feature = "unstable")]
                 "ClientResponse" => go::<bindings::ClientResponse>(json),
                 "WriteTextFileResponse" => go::<bindings::WriteTextFileResponse>(json),
                 "ReadTextFileResponse" => go::<bindings::ReadTextFileResponse>(json),
@@ -289,6 +346,9 @@ pub mod v1 {
                 "ElicitationAcceptAction" => {
                     go::<bindings::ElicitationAcceptAction>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "ClientNotification" => go::<bindings::ClientNotification>(json),
+                #[cfg(feature = "unstable")]
                 "ClientNotification" => go::<bindings::ClientNotification>(json),
                 "CancelNotification" => go::<bindings::CancelNotification>(json),
                 "CancelRequestNotification" => {
@@ -515,6 +575,9 @@ pub mod v2 {
         }
         ::core::option::Option::Some(
             match type_name {
+                #[cfg(not(feature = "unstable"))]
+                "AgentRequest" => go::<bindings::AgentRequest>(json),
+                #[cfg(feature = "unstable")]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
                 "RequestId" => go::<bindings::RequestId>(json),
                 "RequestPermissionRequest" => {
@@ -600,11 +663,20 @@ pub mod v2 {
                 "ElicitationId" => go::<bindings::ElicitationId>(json),
                 "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
                 "ExtRequest" => go::<bindings::ExtRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentResponse" => go::<bindings::AgentResponse>(json),
+                #[cfg(feature = "unstable")]
                 "AgentResponse" => go::<bindings::AgentResponse>(json),
                 "InitializeResponse" => go::<bindings::InitializeResponse>(json),
                 "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
                 "Implementation" => go::<bindings::Implementation>(json),
+                #[cfg(not(feature = "unstable"))]
                 "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
                 "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
                 "PromptImageCapabilities" => {
@@ -616,6 +688,9 @@ pub mod v2 {
                 "PromptEmbeddedContextCapabilities" => {
                     go::<bindings::PromptEmbeddedContextCapabilities>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "McpCapabilities" => go::<bindings::McpCapabilities>(json),
                 "McpStdioCapabilities" => go::<bindings::McpStdioCapabilities>(json),
                 "McpHttpCapabilities" => go::<bindings::McpHttpCapabilities>(json),
@@ -625,6 +700,9 @@ pub mod v2 {
                 "SessionAdditionalDirectoriesCapabilities" => {
                     go::<bindings::SessionAdditionalDirectoriesCapabilities>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
+                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
                 "AuthMethod" => go::<bindings::AuthMethod>(json),
                 "AuthMethodId" => go::<bindings::AuthMethodId>(json),
@@ -657,6 +735,9 @@ pub mod v2 {
                 "TextCommandInput" => go::<bindings::TextCommandInput>(json),
                 "Command" => go::<bindings::Command>(json),
                 "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionInfo" => go::<bindings::SessionInfo>(json),
+                #[cfg(feature = "unstable")]
                 "SessionInfo" => go::<bindings::SessionInfo>(json),
                 "SessionListCursor" => go::<bindings::SessionListCursor>(json),
                 "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
@@ -679,24 +760,39 @@ pub mod v2 {
                 "SessionNotFoundErrorData" => {
                     go::<bindings::SessionNotFoundErrorData>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "AgentNotification" => go::<bindings::AgentNotification>(json),
+                #[cfg(feature = "unstable")]
                 "AgentNotification" => go::<bindings::AgentNotification>(json),
                 "UpdateSessionNotification" => {
                     go::<bindings::UpdateSessionNotification>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
+                #[cfg(feature = "unstable")]
                 "SessionUpdate" => go::<bindings::SessionUpdate>(json),
                 "ContentChunk" => go::<bindings::ContentChunk>(json),
                 "UserMessage" => go::<bindings::UserMessage>(json),
                 "AgentMessage" => go::<bindings::AgentMessage>(json),
                 "AgentThought" => go::<bindings::AgentThought>(json),
+                #[cfg(not(feature = "unstable"))]
+                "BackgroundWork" => go::<bindings::BackgroundWork>(json),
+                #[cfg(feature = "unstable")]
                 "BackgroundWork" => go::<bindings::BackgroundWork>(json),
                 "BackgroundTerminal" => go::<bindings::BackgroundTerminal>(json),
                 "BackgroundToolCall" => go::<bindings::BackgroundToolCall>(json),
                 "RunningStateUpdate" => go::<bindings::RunningStateUpdate>(json),
                 "ErrorStopReason" => go::<bindings::ErrorStopReason>(json),
+                #[cfg(not(feature = "unstable"))]
+                "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
+                #[cfg(feature = "unstable")]
                 "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
                 "RequiresActionStateUpdate" => {
                     go::<bindings::RequiresActionStateUpdate>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "StateUpdate" => go::<bindings::StateUpdate>(json),
+                #[cfg(feature = "unstable")]
                 "StateUpdate" => go::<bindings::StateUpdate>(json),
                 "ToolCallContentChunk" => go::<bindings::ToolCallContentChunk>(json),
                 "TerminalOutput" => go::<bindings::TerminalOutput>(json),
@@ -708,6 +804,9 @@ pub mod v2 {
                 }
                 "TerminalUpdate" => go::<bindings::TerminalUpdate>(json),
                 "TerminalOutputChunk" => go::<bindings::TerminalOutputChunk>(json),
+                #[cfg(not(feature = "unstable"))]
+                "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
+                #[cfg(feature = "unstable")]
                 "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
                 "PlanId" => go::<bindings::PlanId>(json),
                 "PlanEntry" => go::<bindings::PlanEntry>(json),
@@ -732,6 +831,9 @@ pub mod v2 {
                     go::<bindings::CompleteElicitationNotification>(json)
                 }
                 "ExtNotification" => go::<bindings::ExtNotification>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientRequest" => go::<bindings::ClientRequest>(json),
+                #[cfg(feature = "unstable")]
                 "ClientRequest" => go::<bindings::ClientRequest>(json),
                 "InitializeRequest" => go::<bindings::InitializeRequest>(json),
                 "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
@@ -750,13 +852,25 @@ pub mod v2 {
                 }
                 "LoginAuthRequest" => go::<bindings::LoginAuthRequest>(json),
                 "LogoutAuthRequest" => go::<bindings::LogoutAuthRequest>(json),
+                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "McpServer" => go::<bindings::McpServer>(json),
+                #[cfg(feature = "unstable")]
                 "McpServer" => go::<bindings::McpServer>(json),
                 "HttpHeader" => go::<bindings::HttpHeader>(json),
                 "McpServerHttp" => go::<bindings::McpServerHttp>(json),
                 "McpServerStdio" => go::<bindings::McpServerStdio>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
+                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
                 "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
+                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
                 "ReplayFrom" => go::<bindings::ReplayFrom>(json),
                 "ReplayFromStart" => go::<bindings::ReplayFromStart>(json),
@@ -767,6 +881,9 @@ pub mod v2 {
                     go::<bindings::SetSessionConfigOptionRequest>(json)
                 }
                 "PromptRequest" => go::<bindings::PromptRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientResponse" => go::<bindings::ClientResponse>(json),
+                #[cfg(feature = "unstable")]
                 "ClientResponse" => go::<bindings::ClientResponse>(json),
                 "RequestPermissionResponse" => {
                     go::<bindings::RequestPermissionResponse>(json)
@@ -789,6 +906,9 @@ pub mod v2 {
                 "ElicitationAcceptAction" => {
                     go::<bindings::ElicitationAcceptAction>(json)
                 }
+                #[cfg(not(feature = "unstable"))]
+                "ClientNotification" => go::<bindings::ClientNotification>(json),
+                #[cfg(feature = "unstable")]
                 "ClientNotification" => go::<bindings::ClientNotification>(json),
                 "CancelSessionNotification" => {
                     go::<bindings::CancelSessionNotification>(json)

@@ -172,7 +172,12 @@ pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let json = read_json(path, &label)?;
     let module = lower(&label, &json)?;
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
-    let items = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
+    let mut items: Vec<TokenStream> = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
+    let registry: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
+    items.push(type_names(&registry));
+    if module.defs.iter().any(|d| d.method.is_some()) {
+        items.push(crate::rpc::module(&registry, EXTERN_RUNTIME));
+    }
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
     let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
     let text = render(&[&module.source], &doc, items, &format!("{stem}.rs"))?;
@@ -214,7 +219,10 @@ pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStre
             Some(u) => {
                 items.extend(stable_emitter.def(d, Gate::Stable));
                 items.extend(unstable_emitter.def(u, Gate::Unstable));
-                registry.push((d, Gate::Always));
+                // Each build registers the shape it compiles (dispatch's null
+                // handling depends on it).
+                registry.push((d, Gate::Stable));
+                registry.push((u, Gate::Unstable));
             }
             None => {
                 items.extend(stable_emitter.def(d, Gate::Stable));
@@ -227,7 +235,7 @@ pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStre
         registry.push((u, Gate::Unstable));
     }
     items.push(type_names(&registry));
-    items.push(crate::rpc::module(&registry));
+    items.push(crate::rpc::module(&registry, CRATE_RUNTIME));
     (items, reencode_fn(&registry))
 }
 

@@ -42,7 +42,7 @@ fn variant_name(method: &str) -> Ident {
 }
 
 /// How a payload treats an omitted or `null` params/result.
-fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>) -> TokenStream {
+fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>, rt: &TokenStream) -> TokenStream {
     let mut d = def;
     while let Kind::Alias(target) = &d.kind {
         match all.get(target.as_str()) {
@@ -51,18 +51,35 @@ fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>) -> TokenStream {
         }
     }
     match &d.kind {
-        Kind::Any => quote!(crate::runtime::rpc::NullMode::Value),
+        Kind::Any => quote!(#rt::rpc::NullMode::Value),
         Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => {
-            quote!(crate::runtime::rpc::NullMode::Empty)
+            quote!(#rt::rpc::NullMode::Empty)
         }
-        _ => quote!(crate::runtime::rpc::NullMode::Refuse),
+        _ => quote!(#rt::rpc::NullMode::Refuse),
     }
 }
 
 /// The `rpc` module for one version. `defs` are the version's top-level
 /// definitions with the gate each is emitted under.
-pub fn module(defs: &[(&Def, Gate)]) -> TokenStream {
-    let all: BTreeMap<&str, &Def> = defs.iter().map(|(d, _)| (d.name.as_str(), *d)).collect();
+///
+/// `runtime` is the path of the bindings' runtime module (`crate::runtime`
+/// inside the bindings, `::acp_bindings::runtime` for fixtures). A definition
+/// whose stable and unstable shapes differ comes twice, once per gate; each
+/// entry is resolved against the definitions of its own schema.
+pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
+    let rt: TokenStream = runtime.parse().expect("runtime path parses");
+    let rt = &rt;
+    let in_schema = |unstable: bool| -> BTreeMap<&str, &Def> {
+        defs.iter()
+            .filter(|(_, g)| match g {
+                Gate::Always => true,
+                Gate::Stable => !unstable,
+                Gate::Unstable => unstable,
+            })
+            .map(|(d, _)| (d.name.as_str(), *d))
+            .collect()
+    };
+    let (stable_defs, unstable_defs) = (in_schema(false), in_schema(true));
     let mut groups: BTreeMap<(String, MethodKind), Vec<Entry>> = BTreeMap::new();
     for (def, gate) in defs {
         let Some(m) = &def.method else { continue };
@@ -75,13 +92,13 @@ pub fn module(defs: &[(&Def, Gate)]) -> TokenStream {
     }
     let mut items = Vec::new();
     for ((side, kind), entries) in &groups {
-        items.push(side_enum(side, *kind, entries, &all));
+        items.push(side_enum(side, *kind, entries, (&stable_defs, &unstable_defs), rt));
     }
     for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
         let sides: Vec<&String> = groups.keys().filter(|(_, k)| *k == kind).map(|(s, _)| s).collect();
-        items.push(version_enum(kind, &sides));
+        items.push(version_enum(kind, &sides, rt));
     }
-    items.push(message());
+    items.push(message(rt));
     quote! {
         /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
         ///
@@ -89,13 +106,21 @@ pub fn module(defs: &[(&Def, Gate)]) -> TokenStream {
         /// handles). Methods starting with `_` decode to an `Extension` variant that
         /// keeps the raw params; any other unknown method is an error.
         pub mod rpc {
-            pub use crate::runtime::rpc::{DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side};
+            // Re-exported for users; a schema without requests may not use them all.
+            #[allow(unused_imports)]
+            pub use #rt::rpc::{DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side};
             #(#items)*
         }
     }
 }
 
-fn side_enum(side: &str, kind: MethodKind, entries: &[Entry], all: &BTreeMap<&str, &Def>) -> TokenStream {
+fn side_enum(
+    side: &str,
+    kind: MethodKind,
+    entries: &[Entry],
+    (stable, unstable): (&BTreeMap<&str, &Def>, &BTreeMap<&str, &Def>),
+    rt: &TokenStream,
+) -> TokenStream {
     let name = format_ident!("{}{}", side_name(side), kind_name(kind));
     let side_variant = format_ident!("{}", side_name(side));
     let kind_lower = kind_name(kind).to_lowercase();
@@ -110,14 +135,14 @@ fn side_enum(side: &str, kind: MethodKind, entries: &[Entry], all: &BTreeMap<&st
         let ty = Ident::new(&e.def.rust_name, Span::call_site());
         let m = Literal::string(&e.method);
         let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
-        let mode = null_mode(e.def, all);
+        let mode = null_mode(e.def, if e.gate == Gate::Unstable { unstable } else { stable }, rt);
         variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
         methods.push(quote! { #cfg Self::#v(_) => #m, });
         names.push(quote! { #cfg #m, });
         decodes.push(quote! {
-            #cfg #m => crate::runtime::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
+            #cfg #m => #rt::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
         });
-        encodes.push(quote! { #cfg Self::#v(p) => crate::runtime::rpc::encode_payload(p, form), });
+        encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
     }
     let (arg, arg_doc) = match kind {
         MethodKind::Response => (quote!(request_method), "the method of the request it answers"),
@@ -155,8 +180,8 @@ fn side_enum(side: &str, kind: MethodKind, entries: &[Entry], all: &BTreeMap<&st
             ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
                 match #arg {
                     #(#decodes)*
-                    m if m.starts_with('_') => crate::runtime::rpc::ext(m, raw).map(|e| (Self::Extension(e), ParamsForm::Object)),
-                    m => ::core::result::Result::Err(crate::runtime::rpc::unknown_method(m, #kind_lower)),
+                    m if m.starts_with('_') => #rt::rpc::ext(m, raw).map(|e| (Self::Extension(e), ParamsForm::Object)),
+                    m => ::core::result::Result::Err(#rt::rpc::unknown_method(m, #kind_lower)),
                 }
             }
 
@@ -173,7 +198,7 @@ fn side_enum(side: &str, kind: MethodKind, entries: &[Entry], all: &BTreeMap<&st
     }
 }
 
-fn version_enum(kind: MethodKind, sides: &[&String]) -> TokenStream {
+fn version_enum(kind: MethodKind, sides: &[&String], rt: &TokenStream) -> TokenStream {
     let name = format_ident!("{}", kind_name(kind));
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" Any {kind_lower} of this version, whichever side handles it.");
@@ -222,13 +247,15 @@ fn version_enum(kind: MethodKind, sides: &[&String]) -> TokenStream {
                     }
                 )*
                 if #arg.starts_with('_') {
-                    return crate::runtime::rpc::ext(#arg, raw).map(|e| (Self::Extension(e), ParamsForm::Object));
+                    return #rt::rpc::ext(#arg, raw).map(|e| (Self::Extension(e), ParamsForm::Object));
                 }
-                ::core::result::Result::Err(crate::runtime::rpc::unknown_method(#arg, #kind_lower))
+                ::core::result::Result::Err(#rt::rpc::unknown_method(#arg, #kind_lower))
             }
 
             /// Encodes the payload; `form` says how an empty payload is written.
             pub fn encode(&self, form: ParamsForm) -> ::core::result::Result<::core::option::Option<::serde_json::Value>, ::serde_json::Error> {
+                // A version may have no method of this kind, only extensions.
+                let _ = form;
                 match self {
                     #( Self::#variants(v) => v.encode(form), )*
                     Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
@@ -238,7 +265,7 @@ fn version_enum(kind: MethodKind, sides: &[&String]) -> TokenStream {
     }
 }
 
-fn message() -> TokenStream {
+fn message(rt: &TokenStream) -> TokenStream {
     quote! {
         /// A JSON-RPC 2.0 message of this version, with its payload typed.
         #[derive(Debug, Clone, PartialEq)]
@@ -285,7 +312,7 @@ fn message() -> TokenStream {
                 text: &str,
                 request_method: impl ::core::ops::FnOnce(&super::RequestId) -> ::core::option::Option<::std::string::String>,
             ) -> ::core::result::Result<Self, DispatchError> {
-                use crate::runtime::rpc::{decode, DispatchErrorKind, RawMessage};
+                use #rt::rpc::{decode, DispatchErrorKind, RawMessage};
                 let raw = RawMessage::parse(text)?;
                 let invalid = |pointer: &str, message: &str| DispatchError::new(DispatchErrorKind::InvalidMessage, pointer, message);
                 match (&raw.method, raw.id, raw.result, raw.error) {

@@ -33772,6 +33772,9 @@ impl ::schemars::JsonSchema for ProxySuccessorNotification {
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
+    #[cfg(not(feature = "unstable"))]
+    "AgentRequest",
+    #[cfg(feature = "unstable")]
     "AgentRequest",
     "RequestId",
     "WriteTextFileRequest",
@@ -33828,18 +33831,36 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationId",
     "ElicitationUrlMode",
     "ExtRequest",
+    #[cfg(not(feature = "unstable"))]
     "AgentResponse",
+    #[cfg(feature = "unstable")]
+    "AgentResponse",
+    #[cfg(not(feature = "unstable"))]
+    "InitializeResponse",
+    #[cfg(feature = "unstable")]
     "InitializeResponse",
     "ProtocolVersion",
+    #[cfg(not(feature = "unstable"))]
+    "AgentCapabilities",
+    #[cfg(feature = "unstable")]
     "AgentCapabilities",
     "PromptCapabilities",
+    #[cfg(not(feature = "unstable"))]
     "McpCapabilities",
+    #[cfg(feature = "unstable")]
+    "McpCapabilities",
+    #[cfg(not(feature = "unstable"))]
+    "SessionCapabilities",
+    #[cfg(feature = "unstable")]
     "SessionCapabilities",
     "SessionListCapabilities",
     "SessionDeleteCapabilities",
     "SessionAdditionalDirectoriesCapabilities",
     "SessionResumeCapabilities",
     "SessionCloseCapabilities",
+    #[cfg(not(feature = "unstable"))]
+    "AgentAuthCapabilities",
+    #[cfg(feature = "unstable")]
     "AgentAuthCapabilities",
     "LogoutCapabilities",
     "AuthMethod",
@@ -33865,19 +33886,31 @@ pub const TYPE_NAMES: &[&str] = &[
     "SessionConfigBoolean",
     "LoadSessionResponse",
     "ListSessionsResponse",
+    #[cfg(not(feature = "unstable"))]
+    "SessionInfo",
+    #[cfg(feature = "unstable")]
     "SessionInfo",
     "DeleteSessionResponse",
     "ResumeSessionResponse",
     "CloseSessionResponse",
     "SetSessionModeResponse",
     "SetSessionConfigOptionResponse",
+    #[cfg(not(feature = "unstable"))]
+    "PromptResponse",
+    #[cfg(feature = "unstable")]
     "PromptResponse",
     "StopReason",
     "ExtResponse",
     "Error",
     "ErrorCode",
+    #[cfg(not(feature = "unstable"))]
+    "AgentNotification",
+    #[cfg(feature = "unstable")]
     "AgentNotification",
     "SessionNotification",
+    #[cfg(not(feature = "unstable"))]
+    "SessionUpdate",
+    #[cfg(feature = "unstable")]
     "SessionUpdate",
     "MessageId",
     "ContentChunk",
@@ -33903,8 +33936,14 @@ pub const TYPE_NAMES: &[&str] = &[
     "CompactionSummaryChunk",
     "CompleteElicitationNotification",
     "ExtNotification",
+    #[cfg(not(feature = "unstable"))]
+    "ClientRequest",
+    #[cfg(feature = "unstable")]
     "ClientRequest",
     "InitializeRequest",
+    #[cfg(not(feature = "unstable"))]
+    "ClientCapabilities",
+    #[cfg(feature = "unstable")]
     "ClientCapabilities",
     "FileSystemCapabilities",
     "ClientSessionCapabilities",
@@ -33918,20 +33957,38 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationUrlCapabilities",
     "AuthenticateRequest",
     "LogoutRequest",
+    #[cfg(not(feature = "unstable"))]
     "NewSessionRequest",
+    #[cfg(feature = "unstable")]
+    "NewSessionRequest",
+    #[cfg(not(feature = "unstable"))]
+    "McpServer",
+    #[cfg(feature = "unstable")]
     "McpServer",
     "HttpHeader",
     "McpServerHttp",
     "McpServerSse",
     "McpServerStdio",
+    #[cfg(not(feature = "unstable"))]
     "LoadSessionRequest",
+    #[cfg(feature = "unstable")]
+    "LoadSessionRequest",
+    #[cfg(not(feature = "unstable"))]
+    "ListSessionsRequest",
+    #[cfg(feature = "unstable")]
     "ListSessionsRequest",
     "DeleteSessionRequest",
+    #[cfg(not(feature = "unstable"))]
+    "ResumeSessionRequest",
+    #[cfg(feature = "unstable")]
     "ResumeSessionRequest",
     "CloseSessionRequest",
     "SetSessionModeRequest",
     "SetSessionConfigOptionRequest",
     "PromptRequest",
+    #[cfg(not(feature = "unstable"))]
+    "ClientResponse",
+    #[cfg(feature = "unstable")]
     "ClientResponse",
     "WriteTextFileResponse",
     "ReadTextFileResponse",
@@ -33947,6 +34004,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateElicitationResponse",
     "ElicitationContentValue",
     "ElicitationAcceptAction",
+    #[cfg(not(feature = "unstable"))]
+    "ClientNotification",
+    #[cfg(feature = "unstable")]
     "ClientNotification",
     "CancelNotification",
     "CancelRequestNotification",
@@ -34105,6 +34165,7 @@ pub const TYPE_NAMES: &[&str] = &[
 /// handles). Methods starting with `_` decode to an `Extension` variant that
 /// keeps the raw params; any other unknown method is an error.
 pub mod rpc {
+    #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
@@ -34118,14 +34179,30 @@ pub mod rpc {
         Authenticate(super::AuthenticateRequest),
         /// `logout`: [`super::LogoutRequest`].
         Logout(super::LogoutRequest),
+        #[cfg(not(feature = "unstable"))]
         /// `session/new`: [`super::NewSessionRequest`].
         SessionNew(super::NewSessionRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/new`: [`super::NewSessionRequest`].
+        SessionNew(super::NewSessionRequest),
+        #[cfg(not(feature = "unstable"))]
         /// `session/load`: [`super::LoadSessionRequest`].
         SessionLoad(super::LoadSessionRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/load`: [`super::LoadSessionRequest`].
+        SessionLoad(super::LoadSessionRequest),
+        #[cfg(not(feature = "unstable"))]
+        /// `session/list`: [`super::ListSessionsRequest`].
+        SessionList(super::ListSessionsRequest),
+        #[cfg(feature = "unstable")]
         /// `session/list`: [`super::ListSessionsRequest`].
         SessionList(super::ListSessionsRequest),
         /// `session/delete`: [`super::DeleteSessionRequest`].
         SessionDelete(super::DeleteSessionRequest),
+        #[cfg(not(feature = "unstable"))]
+        /// `session/resume`: [`super::ResumeSessionRequest`].
+        SessionResume(super::ResumeSessionRequest),
+        #[cfg(feature = "unstable")]
         /// `session/resume`: [`super::ResumeSessionRequest`].
         SessionResume(super::ResumeSessionRequest),
         /// `session/close`: [`super::CloseSessionRequest`].
@@ -34174,10 +34251,22 @@ pub mod rpc {
             "initialize",
             "authenticate",
             "logout",
+            #[cfg(not(feature = "unstable"))]
             "session/new",
+            #[cfg(feature = "unstable")]
+            "session/new",
+            #[cfg(not(feature = "unstable"))]
             "session/load",
+            #[cfg(feature = "unstable")]
+            "session/load",
+            #[cfg(not(feature = "unstable"))]
+            "session/list",
+            #[cfg(feature = "unstable")]
             "session/list",
             "session/delete",
+            #[cfg(not(feature = "unstable"))]
+            "session/resume",
+            #[cfg(feature = "unstable")]
             "session/resume",
             "session/close",
             "session/set_mode",
@@ -34208,10 +34297,22 @@ pub mod rpc {
                 Self::Initialize(_) => "initialize",
                 Self::Authenticate(_) => "authenticate",
                 Self::Logout(_) => "logout",
+                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(_) => "session/new",
+                #[cfg(feature = "unstable")]
+                Self::SessionNew(_) => "session/new",
+                #[cfg(not(feature = "unstable"))]
                 Self::SessionLoad(_) => "session/load",
+                #[cfg(feature = "unstable")]
+                Self::SessionLoad(_) => "session/load",
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionList(_) => "session/list",
+                #[cfg(feature = "unstable")]
                 Self::SessionList(_) => "session/list",
                 Self::SessionDelete(_) => "session/delete",
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionResume(_) => "session/resume",
+                #[cfg(feature = "unstable")]
                 Self::SessionResume(_) => "session/resume",
                 Self::SessionClose(_) => "session/close",
                 Self::SessionSetMode(_) => "session/set_mode",
@@ -34268,6 +34369,7 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::Logout(p), f))
                 }
+                #[cfg(not(feature = "unstable"))]
                 "session/new" => {
                     crate::runtime::rpc::payload(
                             "session/new",
@@ -34276,6 +34378,16 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionNew(p), f))
                 }
+                #[cfg(feature = "unstable")]
+                "session/new" => {
+                    crate::runtime::rpc::payload(
+                            "session/new",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionNew(p), f))
+                }
+                #[cfg(not(feature = "unstable"))]
                 "session/load" => {
                     crate::runtime::rpc::payload(
                             "session/load",
@@ -34284,6 +34396,25 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionLoad(p), f))
                 }
+                #[cfg(feature = "unstable")]
+                "session/load" => {
+                    crate::runtime::rpc::payload(
+                            "session/load",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionLoad(p), f))
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/list" => {
+                    crate::runtime::rpc::payload(
+                            "session/list",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionList(p), f))
+                }
+                #[cfg(feature = "unstable")]
                 "session/list" => {
                     crate::runtime::rpc::payload(
                             "session/list",
@@ -34300,6 +34431,16 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionDelete(p), f))
                 }
+                #[cfg(not(feature = "unstable"))]
+                "session/resume" => {
+                    crate::runtime::rpc::payload(
+                            "session/resume",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionResume(p), f))
+                }
+                #[cfg(feature = "unstable")]
                 "session/resume" => {
                     crate::runtime::rpc::payload(
                             "session/resume",
@@ -34445,10 +34586,22 @@ pub mod rpc {
                 Self::Initialize(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Authenticate(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Logout(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionNew(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
                 Self::SessionLoad(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionLoad(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionList(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
                 Self::SessionList(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::SessionDelete(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionResume(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
                 Self::SessionResume(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::SessionClose(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::SessionSetMode(p) => crate::runtime::rpc::encode_payload(p, form),
@@ -34482,6 +34635,10 @@ pub mod rpc {
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub enum AgentResponse {
+        #[cfg(not(feature = "unstable"))]
+        /// `initialize`: [`super::InitializeResponse`].
+        Initialize(super::InitializeResponse),
+        #[cfg(feature = "unstable")]
         /// `initialize`: [`super::InitializeResponse`].
         Initialize(super::InitializeResponse),
         /// `authenticate`: [`super::AuthenticateResponse`].
@@ -34504,6 +34661,10 @@ pub mod rpc {
         SessionSetMode(super::SetSessionModeResponse),
         /// `session/set_config_option`: [`super::SetSessionConfigOptionResponse`].
         SessionSetConfigOption(super::SetSessionConfigOptionResponse),
+        #[cfg(not(feature = "unstable"))]
+        /// `session/prompt`: [`super::PromptResponse`].
+        SessionPrompt(super::PromptResponse),
+        #[cfg(feature = "unstable")]
         /// `session/prompt`: [`super::PromptResponse`].
         SessionPrompt(super::PromptResponse),
         #[cfg(feature = "unstable")]
@@ -34541,6 +34702,9 @@ pub mod rpc {
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
         pub const METHODS: &'static [&'static str] = &[
+            #[cfg(not(feature = "unstable"))]
+            "initialize",
+            #[cfg(feature = "unstable")]
             "initialize",
             "authenticate",
             "logout",
@@ -34552,6 +34716,9 @@ pub mod rpc {
             "session/close",
             "session/set_mode",
             "session/set_config_option",
+            #[cfg(not(feature = "unstable"))]
+            "session/prompt",
+            #[cfg(feature = "unstable")]
             "session/prompt",
             #[cfg(feature = "unstable")]
             "providers/list",
@@ -34575,6 +34742,9 @@ pub mod rpc {
         /// The wire method name.
         pub fn method(&self) -> &str {
             match self {
+                #[cfg(not(feature = "unstable"))]
+                Self::Initialize(_) => "initialize",
+                #[cfg(feature = "unstable")]
                 Self::Initialize(_) => "initialize",
                 Self::Authenticate(_) => "authenticate",
                 Self::Logout(_) => "logout",
@@ -34586,6 +34756,9 @@ pub mod rpc {
                 Self::SessionClose(_) => "session/close",
                 Self::SessionSetMode(_) => "session/set_mode",
                 Self::SessionSetConfigOption(_) => "session/set_config_option",
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionPrompt(_) => "session/prompt",
+                #[cfg(feature = "unstable")]
                 Self::SessionPrompt(_) => "session/prompt",
                 #[cfg(feature = "unstable")]
                 Self::ProvidersList(_) => "providers/list",
@@ -34614,6 +34787,16 @@ pub mod rpc {
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
             match request_method {
+                #[cfg(not(feature = "unstable"))]
+                "initialize" => {
+                    crate::runtime::rpc::payload(
+                            "initialize",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::Initialize(p), f))
+                }
+                #[cfg(feature = "unstable")]
                 "initialize" => {
                     crate::runtime::rpc::payload(
                             "initialize",
@@ -34702,6 +34885,16 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
                 }
+                #[cfg(not(feature = "unstable"))]
+                "session/prompt" => {
+                    crate::runtime::rpc::payload(
+                            "session/prompt",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                }
+                #[cfg(feature = "unstable")]
                 "session/prompt" => {
                     crate::runtime::rpc::payload(
                             "session/prompt",
@@ -34812,6 +35005,9 @@ pub mod rpc {
         > {
             let _ = form;
             match self {
+                #[cfg(not(feature = "unstable"))]
+                Self::Initialize(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
                 Self::Initialize(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Authenticate(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Logout(p) => crate::runtime::rpc::encode_payload(p, form),
@@ -34825,6 +35021,9 @@ pub mod rpc {
                 Self::SessionSetConfigOption(p) => {
                     crate::runtime::rpc::encode_payload(p, form)
                 }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionPrompt(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
                 Self::SessionPrompt(p) => crate::runtime::rpc::encode_payload(p, form),
                 #[cfg(feature = "unstable")]
                 Self::ProvidersList(p) => crate::runtime::rpc::encode_payload(p, form),
@@ -35773,6 +35972,7 @@ pub mod rpc {
             ::core::option::Option<::serde_json::Value>,
             ::serde_json::Error,
         > {
+            let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
@@ -35856,6 +36056,7 @@ pub mod rpc {
             ::core::option::Option<::serde_json::Value>,
             ::serde_json::Error,
         > {
+            let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
@@ -35930,6 +36131,7 @@ pub mod rpc {
             ::core::option::Option<::serde_json::Value>,
             ::serde_json::Error,
         > {
+            let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),

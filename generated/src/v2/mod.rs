@@ -35792,6 +35792,9 @@ impl ::schemars::JsonSchema for ProxySuccessorNotification {
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
+    #[cfg(not(feature = "unstable"))]
+    "AgentRequest",
+    #[cfg(feature = "unstable")]
     "AgentRequest",
     "RequestId",
     "RequestPermissionRequest",
@@ -35855,21 +35858,36 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationId",
     "ElicitationUrlMode",
     "ExtRequest",
+    #[cfg(not(feature = "unstable"))]
+    "AgentResponse",
+    #[cfg(feature = "unstable")]
     "AgentResponse",
     "InitializeResponse",
     "ProtocolVersion",
     "Implementation",
+    #[cfg(not(feature = "unstable"))]
     "AgentCapabilities",
+    #[cfg(feature = "unstable")]
+    "AgentCapabilities",
+    #[cfg(not(feature = "unstable"))]
+    "SessionCapabilities",
+    #[cfg(feature = "unstable")]
     "SessionCapabilities",
     "PromptCapabilities",
     "PromptImageCapabilities",
     "PromptAudioCapabilities",
     "PromptEmbeddedContextCapabilities",
+    #[cfg(not(feature = "unstable"))]
+    "McpCapabilities",
+    #[cfg(feature = "unstable")]
     "McpCapabilities",
     "McpStdioCapabilities",
     "McpHttpCapabilities",
     "SessionDeleteCapabilities",
     "SessionAdditionalDirectoriesCapabilities",
+    #[cfg(not(feature = "unstable"))]
+    "AgentAuthCapabilities",
+    #[cfg(feature = "unstable")]
     "AgentAuthCapabilities",
     "AuthMethod",
     "AuthMethodId",
@@ -35894,6 +35912,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "TextCommandInput",
     "Command",
     "ListSessionsResponse",
+    #[cfg(not(feature = "unstable"))]
+    "SessionInfo",
+    #[cfg(feature = "unstable")]
     "SessionInfo",
     "SessionListCursor",
     "DeleteSessionResponse",
@@ -35910,20 +35931,35 @@ pub const TYPE_NAMES: &[&str] = &[
     "ErrorData",
     "UnsupportedProtocolVersionErrorData",
     "SessionNotFoundErrorData",
+    #[cfg(not(feature = "unstable"))]
+    "AgentNotification",
+    #[cfg(feature = "unstable")]
     "AgentNotification",
     "UpdateSessionNotification",
+    #[cfg(not(feature = "unstable"))]
+    "SessionUpdate",
+    #[cfg(feature = "unstable")]
     "SessionUpdate",
     "ContentChunk",
     "UserMessage",
     "AgentMessage",
     "AgentThought",
+    #[cfg(not(feature = "unstable"))]
+    "BackgroundWork",
+    #[cfg(feature = "unstable")]
     "BackgroundWork",
     "BackgroundTerminal",
     "BackgroundToolCall",
     "RunningStateUpdate",
     "ErrorStopReason",
+    #[cfg(not(feature = "unstable"))]
+    "IdleStateUpdate",
+    #[cfg(feature = "unstable")]
     "IdleStateUpdate",
     "RequiresActionStateUpdate",
+    #[cfg(not(feature = "unstable"))]
+    "StateUpdate",
+    #[cfg(feature = "unstable")]
     "StateUpdate",
     "ToolCallContentChunk",
     "TerminalOutput",
@@ -35933,6 +35969,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "TerminalCancelCapabilities",
     "TerminalUpdate",
     "TerminalOutputChunk",
+    #[cfg(not(feature = "unstable"))]
+    "PlanUpdateContent",
+    #[cfg(feature = "unstable")]
     "PlanUpdateContent",
     "PlanId",
     "PlanEntry",
@@ -35953,6 +35992,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "CompactionSummaryChunk",
     "CompleteElicitationNotification",
     "ExtNotification",
+    #[cfg(not(feature = "unstable"))]
+    "ClientRequest",
+    #[cfg(feature = "unstable")]
     "ClientRequest",
     "InitializeRequest",
     "ClientCapabilities",
@@ -35963,13 +36005,25 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationUrlCapabilities",
     "LoginAuthRequest",
     "LogoutAuthRequest",
+    #[cfg(not(feature = "unstable"))]
     "NewSessionRequest",
+    #[cfg(feature = "unstable")]
+    "NewSessionRequest",
+    #[cfg(not(feature = "unstable"))]
+    "McpServer",
+    #[cfg(feature = "unstable")]
     "McpServer",
     "HttpHeader",
     "McpServerHttp",
     "McpServerStdio",
+    #[cfg(not(feature = "unstable"))]
+    "ListSessionsRequest",
+    #[cfg(feature = "unstable")]
     "ListSessionsRequest",
     "DeleteSessionRequest",
+    #[cfg(not(feature = "unstable"))]
+    "ResumeSessionRequest",
+    #[cfg(feature = "unstable")]
     "ResumeSessionRequest",
     "ReplayFrom",
     "ReplayFromStart",
@@ -35978,6 +36032,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "CancelTerminalRequest",
     "SetSessionConfigOptionRequest",
     "PromptRequest",
+    #[cfg(not(feature = "unstable"))]
+    "ClientResponse",
+    #[cfg(feature = "unstable")]
     "ClientResponse",
     "RequestPermissionResponse",
     "RequestPermissionOutcome",
@@ -35986,6 +36043,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateElicitationResponse",
     "ElicitationContentValue",
     "ElicitationAcceptAction",
+    #[cfg(not(feature = "unstable"))]
+    "ClientNotification",
+    #[cfg(feature = "unstable")]
     "ClientNotification",
     "CancelSessionNotification",
     "CancelRequestNotification",
@@ -36126,6 +36186,7 @@ pub const TYPE_NAMES: &[&str] = &[
 /// handles). Methods starting with `_` decode to an `Extension` variant that
 /// keeps the raw params; any other unknown method is an error.
 pub mod rpc {
+    #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
@@ -36139,12 +36200,24 @@ pub mod rpc {
         AuthLogin(super::LoginAuthRequest),
         /// `auth/logout`: [`super::LogoutAuthRequest`].
         AuthLogout(super::LogoutAuthRequest),
+        #[cfg(not(feature = "unstable"))]
         /// `session/new`: [`super::NewSessionRequest`].
         SessionNew(super::NewSessionRequest),
+        #[cfg(feature = "unstable")]
+        /// `session/new`: [`super::NewSessionRequest`].
+        SessionNew(super::NewSessionRequest),
+        #[cfg(not(feature = "unstable"))]
+        /// `session/list`: [`super::ListSessionsRequest`].
+        SessionList(super::ListSessionsRequest),
+        #[cfg(feature = "unstable")]
         /// `session/list`: [`super::ListSessionsRequest`].
         SessionList(super::ListSessionsRequest),
         /// `session/delete`: [`super::DeleteSessionRequest`].
         SessionDelete(super::DeleteSessionRequest),
+        #[cfg(not(feature = "unstable"))]
+        /// `session/resume`: [`super::ResumeSessionRequest`].
+        SessionResume(super::ResumeSessionRequest),
+        #[cfg(feature = "unstable")]
         /// `session/resume`: [`super::ResumeSessionRequest`].
         SessionResume(super::ResumeSessionRequest),
         /// `session/close`: [`super::CloseSessionRequest`].
@@ -36195,9 +36268,18 @@ pub mod rpc {
             "initialize",
             "auth/login",
             "auth/logout",
+            #[cfg(not(feature = "unstable"))]
             "session/new",
+            #[cfg(feature = "unstable")]
+            "session/new",
+            #[cfg(not(feature = "unstable"))]
+            "session/list",
+            #[cfg(feature = "unstable")]
             "session/list",
             "session/delete",
+            #[cfg(not(feature = "unstable"))]
+            "session/resume",
+            #[cfg(feature = "unstable")]
             "session/resume",
             "session/close",
             "tool_call/cancel",
@@ -36229,9 +36311,18 @@ pub mod rpc {
                 Self::Initialize(_) => "initialize",
                 Self::AuthLogin(_) => "auth/login",
                 Self::AuthLogout(_) => "auth/logout",
+                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(_) => "session/new",
+                #[cfg(feature = "unstable")]
+                Self::SessionNew(_) => "session/new",
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionList(_) => "session/list",
+                #[cfg(feature = "unstable")]
                 Self::SessionList(_) => "session/list",
                 Self::SessionDelete(_) => "session/delete",
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionResume(_) => "session/resume",
+                #[cfg(feature = "unstable")]
                 Self::SessionResume(_) => "session/resume",
                 Self::SessionClose(_) => "session/close",
                 Self::ToolCallCancel(_) => "tool_call/cancel",
@@ -36289,6 +36380,7 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::AuthLogout(p), f))
                 }
+                #[cfg(not(feature = "unstable"))]
                 "session/new" => {
                     crate::runtime::rpc::payload(
                             "session/new",
@@ -36297,6 +36389,25 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionNew(p), f))
                 }
+                #[cfg(feature = "unstable")]
+                "session/new" => {
+                    crate::runtime::rpc::payload(
+                            "session/new",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionNew(p), f))
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/list" => {
+                    crate::runtime::rpc::payload(
+                            "session/list",
+                            raw,
+                            crate::runtime::rpc::NullMode::Empty,
+                        )
+                        .map(|(p, f)| (Self::SessionList(p), f))
+                }
+                #[cfg(feature = "unstable")]
                 "session/list" => {
                     crate::runtime::rpc::payload(
                             "session/list",
@@ -36313,6 +36424,16 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionDelete(p), f))
                 }
+                #[cfg(not(feature = "unstable"))]
+                "session/resume" => {
+                    crate::runtime::rpc::payload(
+                            "session/resume",
+                            raw,
+                            crate::runtime::rpc::NullMode::Refuse,
+                        )
+                        .map(|(p, f)| (Self::SessionResume(p), f))
+                }
+                #[cfg(feature = "unstable")]
                 "session/resume" => {
                     crate::runtime::rpc::payload(
                             "session/resume",
@@ -36466,9 +36587,18 @@ pub mod rpc {
                 Self::Initialize(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::AuthLogin(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::AuthLogout(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
+                Self::SessionNew(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionList(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
                 Self::SessionList(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::SessionDelete(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionResume(p) => crate::runtime::rpc::encode_payload(p, form),
+                #[cfg(feature = "unstable")]
                 Self::SessionResume(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::SessionClose(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::ToolCallCancel(p) => crate::runtime::rpc::encode_payload(p, form),
@@ -37608,6 +37738,7 @@ pub mod rpc {
             ::core::option::Option<::serde_json::Value>,
             ::serde_json::Error,
         > {
+            let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
@@ -37691,6 +37822,7 @@ pub mod rpc {
             ::core::option::Option<::serde_json::Value>,
             ::serde_json::Error,
         > {
+            let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
@@ -37765,6 +37897,7 @@ pub mod rpc {
             ::core::option::Option<::serde_json::Value>,
             ::serde_json::Error,
         > {
+            let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
