@@ -130,38 +130,44 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T, NoPatch> {
     }
 }
 
+/// A patch field decodes like any other field shape: `null` is `Clear`, a
+/// value is `Set`, and the default (omitted, or malformed under the
+/// default-on-error rule) is `Keep`.
+impl<T> crate::runtime::de::Shape for Patch<T> {
+    type Inner = T;
+    fn null() -> Option<Self> {
+        Some(Patch::Clear)
+    }
+    fn wrap(inner: T) -> Self {
+        Patch::Set(inner)
+    }
+}
+
 /// Decoding helpers used by the derive (`deserialize_with`).
 #[doc(hidden)]
 pub mod de {
     use super::*;
 
-    /// The default-on-error rule for a patch field: a malformed value is `Keep`.
+    use crate::runtime::de as field;
+
+    /// The default-on-error rule for a patch field: `null` clears, a value
+    /// sets, a malformed value is `Keep` (the bindings' rule for
+    /// `x-deserialize-default-on-error`, through [`Patch`]'s `Shape`).
     pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<T>, D::Error> {
-        let value = Value::deserialize(d)?;
-        if value.is_null() {
-            return Ok(Patch::Clear);
-        }
-        Ok(T::deserialize(value).map(Patch::Set).unwrap_or(Patch::Keep))
+        field::lenient(d)
     }
 
     /// A list patch with `x-deserialize-skip-invalid-items`: bad items dropped,
     /// a value that is not a list is `Keep`.
     pub fn lenient_items<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
-        Ok(match Value::deserialize(d)? {
-            Value::Null => Patch::Clear,
-            Value::Array(items) => Patch::Set(items.into_iter().filter_map(|i| T::deserialize(i).ok()).collect()),
-            _ => Patch::Keep,
-        })
+        field::lenient_items(d)
     }
 
     /// A list patch with `x-deserialize-skip-invalid-items` under
     /// `#[acp(strict)]`: bad items are still dropped (the field asks for it),
     /// but a value that is not a list or `null` is an error.
     pub fn strict_items<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
-        Ok(match Option::<Vec<Value>>::deserialize(d)? {
-            None => Patch::Clear,
-            Some(items) => Patch::Set(items.into_iter().filter_map(|i| T::deserialize(i).ok()).collect()),
-        })
+        field::items(d)
     }
 
     /// A nested field: an object patches field by field; `null` clears.

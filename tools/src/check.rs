@@ -2,7 +2,6 @@
 //! re-encode them, and report `exact`, `differs` (with JSON pointers) or
 //! `rejected` (with the error and its pointer) for each.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
@@ -10,6 +9,7 @@ use acp_bindings::runtime::rpc::DispatchError;
 use serde_json::Value;
 
 use crate::diff::differences;
+use crate::pairing::Pending;
 
 /// The protocol version to check against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,13 +101,13 @@ impl fmt::Display for Summary {
 pub struct Checker {
     protocol: Protocol,
     options: Options,
-    pending: HashMap<String, String>,
+    pending: Pending,
 }
 
 impl Checker {
     /// A checker for one trace.
     pub fn new(protocol: Protocol, options: Options) -> Self {
-        Checker { protocol, options, pending: HashMap::new() }
+        Checker { protocol, options, pending: Pending::default() }
     }
 
     /// Checks one message given as JSON text.
@@ -144,17 +144,13 @@ impl Checker {
     fn message(&mut self, text: &str) -> Result<Value, Outcome> {
         let fallback = self.options.method.clone();
         let pending = &mut self.pending;
-        let key = |id: &dyn erased::Id| id.key();
         macro_rules! run {
             ($v:ident) => {{
                 use acp_bindings::$v::rpc::Message;
-                let message = Message::decode(text, |id| {
-                    let k = key(id);
-                    pending.remove(&k).or_else(|| fallback.clone())
-                })
-                .map_err(rejected)?;
+                let message =
+                    Message::decode(text, |id| pending.answer(id).or_else(|| fallback.clone())).map_err(rejected)?;
                 if let Message::Request { id, request, .. } = &message {
-                    pending.insert(key(id), request.method().to_owned());
+                    pending.request(id, request.method());
                 }
                 message.to_value().map_err(|e| Outcome::Rejected { error: e.to_string(), pointer: String::new() })
             }};
@@ -162,23 +158,6 @@ impl Checker {
         match self.protocol {
             Protocol::V1 => run!(v1),
             Protocol::V2 => run!(v2),
-        }
-    }
-}
-
-mod erased {
-    /// A request id of either version, keyed by its JSON text.
-    pub trait Id {
-        fn key(&self) -> String;
-    }
-    impl Id for acp_bindings::v1::RequestId {
-        fn key(&self) -> String {
-            serde_json::to_string(self).unwrap_or_default()
-        }
-    }
-    impl Id for acp_bindings::v2::RequestId {
-        fn key(&self) -> String {
-            serde_json::to_string(self).unwrap_or_default()
         }
     }
 }

@@ -1,10 +1,7 @@
 //! JSON pointers at which two JSON values differ.
 
+use acp_bindings::runtime::rpc::escape;
 use serde_json::Value;
-
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
 
 /// Every pointer where `a` and `b` differ (a member or item present in only
 /// one of them is reported at its own pointer).

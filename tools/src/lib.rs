@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod diff;
+pub mod pairing;
 pub mod replay;
 #[rustfmt::skip]
 pub mod registry;

@@ -21,15 +21,14 @@ pub struct Replay {
 pub fn replay(path: &Path) -> std::io::Result<Replay> {
     let text = std::fs::read_to_string(path)?;
     let mut out = Replay { state: SessionReducer::new(), rejected: Vec::new(), applied: 0 };
-    let mut pending = std::collections::HashMap::new();
-    let key = |id: &acp_bindings::v2::RequestId| serde_json::to_string(id).unwrap_or_default();
+    let mut pending = crate::pairing::Pending::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let decoded = Message::decode(line, |id| pending.remove(&key(id)));
+        let decoded = Message::decode(line, |id| pending.answer(id));
         if let Ok(Message::Request { id, request, .. }) = &decoded {
-            pending.insert(key(id), request.method().to_owned());
+            pending.request(id, request.method());
         }
         match decoded {
             Ok(Message::Notification {

@@ -110,8 +110,11 @@ impl fmt::Display for DispatchError {
 
 impl std::error::Error for DispatchError {}
 
-/// Escapes one JSON pointer segment.
-fn escape(segment: &str) -> String {
+/// Escapes one JSON pointer segment (RFC 6901: `~` as `~0`, `/` as `~1`).
+///
+/// The one pointer helper of the bindings and the tools built on them (the
+/// generator, which must not depend on the code it generates, has its own).
+pub fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 

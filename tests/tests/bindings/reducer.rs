@@ -1,4 +1,7 @@
-//! The v2 session reducer: every rule of acp-semantics.md section 4.
+//! The v2 session reducer: every rule the README states for
+//! `SessionReducer` (upserts patch, chunks append, a whole update replaces
+//! what chunks accumulated, later chunks append to it, an unknown id creates
+//! the entity).
 
 use acp_bindings::v2::{Message, SessionReducer, SessionUpdate, ToolCallStatus, ToolKind};
 use serde_json::{json, Value};

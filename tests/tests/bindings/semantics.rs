@@ -1,5 +1,6 @@
-//! Direct checks of the generated v1/v2 types for the rules of
-//! `acp-semantics.md` sections 1 to 3.
+//! Direct checks of the generated v1/v2 types for the wire rules the README
+//! states in "What the generated types mean on the wire": null vs omitted,
+//! open enums and unions, the `x-deserialize-*` keywords.
 
 use acp_bindings::Patch;
 use acp_bindings::{v1, v2};

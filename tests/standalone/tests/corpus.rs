@@ -1,0 +1,34 @@
+//! The round-trip corpus against `acp-bindings` built exactly as a user's
+//! crate builds it.
+
+use std::path::{Path, PathBuf};
+
+#[path = "../../tests/bindings/corpus.rs"]
+mod corpus;
+
+// The by-name decode/re-encode registry (generated; uses only `acp_bindings`).
+#[rustfmt::skip]
+#[allow(dead_code)]
+#[path = "../../../tools/src/registry.rs"]
+mod registry;
+
+fn dir(version: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus").join(version)
+}
+
+#[test]
+fn serde_json_is_built_as_for_a_user() {
+    // Without `preserve_order`, a JSON object is a sorted map.
+    let m: serde_json::Map<String, serde_json::Value> = serde_json::from_str(r#"{"b": 1, "a": 2}"#).unwrap();
+    assert_eq!(m.keys().next().map(String::as_str), Some("a"), "serde_json has preserve_order here");
+}
+
+#[test]
+fn v1_corpus_round_trips() {
+    assert!(corpus::run(&dir("v1"), registry::v1::reencode) >= 20);
+}
+
+#[test]
+fn v2_corpus_round_trips() {
+    assert!(corpus::run(&dir("v2"), registry::v2::reencode) >= 20);
+}
