@@ -13,6 +13,7 @@ use crate::load::read_json;
 use crate::lock::Lock;
 use crate::lower::lower;
 use crate::model::{Def, Module};
+use crate::plan::Plan;
 
 /// The runtime path inside the bindings crate.
 pub const CRATE_RUNTIME: &str = "crate::runtime";
@@ -172,8 +173,8 @@ pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let json = read_json(path, &label)?;
     let module = lower(&label, &json)?;
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
-    let mut items: Vec<TokenStream> = module.defs.iter().flat_map(|d| emitter.def(d, Gate::Always)).collect();
-    let registry: Vec<(&Def, Gate)> = module.defs.iter().map(|d| (d, Gate::Always)).collect();
+    let registry = Plan::single(&module).gated();
+    let mut items: Vec<TokenStream> = registry.iter().flat_map(|(d, gate)| emitter.def(d, *gate)).collect();
     items.push(type_names(&registry));
     if module.defs.iter().any(|d| d.method.is_some()) {
         items.push(crate::rpc::module(&registry, EXTERN_RUNTIME));
@@ -206,34 +207,15 @@ fn display_path(root: &Path, path: &Path) -> PathBuf {
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
 pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
+    let plan = Plan::version(stable, unstable);
     let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter()).with_schemars();
     let mut items = Vec::new();
-    let mut registry: Vec<(&Def, Gate)> = Vec::new();
-    for d in &stable.defs {
-        match unstable.defs.iter().find(|u| u.name == d.name) {
-            Some(u) if u.without_docs() == d.without_docs() => {
-                items.extend(stable_emitter.def(d, Gate::Always));
-                registry.push((d, Gate::Always));
-            }
-            Some(u) => {
-                items.extend(stable_emitter.def(d, Gate::Stable));
-                items.extend(unstable_emitter.def(u, Gate::Unstable));
-                // Each build registers the shape it compiles (dispatch's null
-                // handling depends on it).
-                registry.push((d, Gate::Stable));
-                registry.push((u, Gate::Unstable));
-            }
-            None => {
-                items.extend(stable_emitter.def(d, Gate::Stable));
-                registry.push((d, Gate::Stable));
-            }
-        }
+    for item in &plan.items {
+        let emitter = if item.gate == Gate::Unstable { &unstable_emitter } else { &stable_emitter };
+        items.extend(emitter.def(item.def, item.gate));
     }
-    for u in unstable.defs.iter().filter(|u| !stable.defs.iter().any(|d| d.name == u.name)) {
-        items.extend(unstable_emitter.def(u, Gate::Unstable));
-        registry.push((u, Gate::Unstable));
-    }
+    let registry = plan.gated();
     items.push(type_names(&registry));
     items.push(crate::rpc::module(&registry, CRATE_RUNTIME));
     (items, reencode_fn(&registry))

@@ -10,6 +10,12 @@
 //! method `uses` that reach it) and `upsert` (from `schema/upserts.json`).
 //! Empty lists and false flags are omitted. Keys keep this order, so the text
 //! is deterministic.
+//!
+//! With `--plan`, the Rust plan of a version instead (stable and unstable
+//! merged): `{"sources": [..], "items": [ITEM...]}`, each item with `name`,
+//! `rust_name`, `gate` (`always`, `stable`, `unstable`), `state` (the state
+//! struct of an upsert) and `fields` (`name`, `rust_name`, `repr`, and `state`,
+//! the field's representation in the state struct).
 
 use std::path::Path;
 
@@ -34,4 +40,23 @@ pub fn render(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, only: &[S
     };
     let out = serde_json::json!({ "source": module.source, "defs": defs });
     Ok(serde_json::to_string_pretty(&out).expect("the model serializes"))
+}
+
+/// The Rust plan of `version` (both of its schemas), or of the named items.
+pub fn render_plan(root: &Path, dir: &Path, version: &str, lock: Option<&Lock>, only: &[String]) -> Result<String> {
+    let stable = crate::load::module(root, dir, &format!("{version}/schema.json"), lock)?;
+    let unstable = crate::load::module(root, dir, &format!("{version}/schema.unstable.json"), lock)?;
+    let plan = crate::plan::Plan::version(&stable, &unstable);
+    for name in only {
+        if !plan.items.iter().any(|i| &i.name == name) {
+            return Err(Error::Schema {
+                file: unstable.source.clone().into(),
+                pointer: "#/$defs".into(),
+                message: format!("no definition `{name}`"),
+            });
+        }
+    }
+    let items: Vec<_> = plan.items.iter().filter(|i| only.is_empty() || only.contains(&i.name)).collect();
+    let out = serde_json::json!({ "sources": [stable.source, unstable.source], "items": items });
+    Ok(serde_json::to_string_pretty(&out).expect("the plan serializes"))
 }

@@ -13,6 +13,7 @@ pub mod load;
 pub mod lock;
 pub mod lower;
 pub mod model;
+pub mod plan;
 pub mod pull;
 pub mod rpc;
 pub mod upserts;

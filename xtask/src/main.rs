@@ -38,8 +38,12 @@ enum Command {
         #[arg(value_parser = ["v1", "v2"])]
         version: String,
         /// Read `schema.unstable.json` instead of `schema.json`.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "plan")]
         unstable: bool,
+        /// Print the Rust plan of the version instead (both schemas merged: each
+        /// item's gate and each field's representation).
+        #[arg(long)]
+        plan: bool,
         /// Only these definitions (by schema name); all when none is given.
         defs: Vec<String>,
     },
@@ -132,7 +136,7 @@ fn main() -> ExitCode {
             println!("wrote {} files", output.files.len());
             ExitCode::SUCCESS
         }
-        Command::Ir { schema, version, unstable, defs } => {
+        Command::Ir { schema, version, unstable, plan, defs } => {
             let (dir, lock) = match schema {
                 Some(dir) => (dir, None),
                 None => {
@@ -145,7 +149,12 @@ fn main() -> ExitCode {
             };
             let file = if unstable { "schema.unstable.json" } else { "schema.json" };
             let base = if dir.starts_with(&root) { root.clone() } else { std::env::current_dir().unwrap_or_default() };
-            match xtask::ir::render(&base, &dir, &format!("{version}/{file}"), lock.as_ref(), &defs) {
+            let rendered = if plan {
+                xtask::ir::render_plan(&base, &dir, &version, lock.as_ref(), &defs)
+            } else {
+                xtask::ir::render(&base, &dir, &format!("{version}/{file}"), lock.as_ref(), &defs)
+            };
+            match rendered {
                 Ok(text) => {
                     println!("{text}");
                     ExitCode::SUCCESS

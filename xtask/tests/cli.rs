@@ -190,6 +190,12 @@ fn ir_prints_the_model_with_direction_and_pointers() {
     assert_eq!(d["direction"]["read_by"], serde_json::json!(["client"]));
     assert_eq!(d["upsert"]["state"], "ToolCall");
 
+    let o = xtask(&["ir", "--plan", "v2", "SessionUpdate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("ir --plan prints JSON");
+    let gates: Vec<&str> = v["items"].as_array().unwrap().iter().map(|i| i["gate"].as_str().unwrap()).collect();
+    assert_eq!(gates, ["stable", "unstable"]);
+
     let o = xtask(&["ir", "v2", "NoSuchType"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o).trim(), "error: schema/v2/schema.json: #/$defs: no definition `NoSuchType`");

@@ -99,3 +99,25 @@ fn the_model_knows_sides_roles_and_pointers() {
     assert!(u.variants.iter().all(|v| v.pointer.starts_with("/$defs/SessionUpdate/")));
     assert!(u.catch_all.as_ref().unwrap().pointer.starts_with("/$defs/SessionUpdate/"));
 }
+
+/// The Rust plan records the generator's decisions: gates from merging the
+/// stable and unstable schemas, and each field's representation.
+#[test]
+fn the_plan_records_gates_and_representations() {
+    use xtask::plan::{Gate, Plan, Repr, StateRepr};
+    let (stable, unstable) = (module("v2/schema.json"), module("v2/schema.unstable.json"));
+    let plan = Plan::version(&stable, &unstable);
+    let gates = |name: &str| -> Vec<Gate> { plan.items.iter().filter(|i| i.name == name).map(|i| i.gate).collect() };
+    assert_eq!(gates("ToolCallUpdate"), [Gate::Always]);
+    // Its shape differs in the unstable schema: planned once per build.
+    assert_eq!(gates("SessionUpdate"), [Gate::Stable, Gate::Unstable]);
+    assert_eq!(gates("SubagentUpdate"), [Gate::Unstable]);
+    let fields = plan.fields("ToolCallUpdate", Gate::Always).unwrap();
+    let field = |n: &str| fields.iter().find(|f| f.name == n).unwrap();
+    assert_eq!((field("toolCallId").repr, field("toolCallId").state.clone()), (Repr::Value, Some(StateRepr::Key)));
+    assert_eq!(field("rawInput").state, Some(StateRepr::AnyValue));
+    assert_eq!(field("kind").state, Some(StateRepr::Reset(serde_json::json!("other"))));
+    assert_eq!(field("title").repr, Repr::Patch);
+    let notification = plan.fields("UpdateSessionNotification", Gate::Always).unwrap();
+    assert_eq!(notification.iter().find(|f| f.name == "update").unwrap().repr, Repr::Value);
+}

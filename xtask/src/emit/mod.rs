@@ -15,28 +15,8 @@ use crate::model::*;
 mod enums;
 mod unions;
 
-/// Which builds an item belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Gate {
-    /// Always compiled.
-    Always,
-    /// Only with the `unstable` feature.
-    Unstable,
-    /// Only without the `unstable` feature (the stable shape of an item whose
-    /// unstable shape differs).
-    Stable,
-}
-
-impl Gate {
-    /// The `#[cfg]` attribute for the gate (nothing for `Always`).
-    pub fn cfg(self) -> TokenStream {
-        match self {
-            Gate::Always => quote!(),
-            Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
-            Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
-        }
-    }
-}
+pub use crate::plan::Gate;
+use crate::plan::{Repr, StateRepr};
 
 /// Emits items for one module.
 pub struct Emitter {
@@ -218,14 +198,15 @@ impl Emitter {
 
     // ---- structs -----------------------------------------------------------------
 
+    /// The Rust type of a field, as the plan represents it.
     fn field_type(&self, f: &Field) -> TokenStream {
         let rt = &self.rt;
         let t = self.ty(&f.ty);
-        match (f.required, f.nullable, &f.ty) {
-            (true, false, _) => t,
-            (true, true, _) | (false, _, Type::Any) => quote!(::core::option::Option<#t>),
-            (false, false, _) => quote!(::core::option::Option<#t>),
-            (false, true, _) => quote!(#rt::Nullable<#t>),
+        match Repr::of(f) {
+            Repr::Value => t,
+            Repr::RequiredNullable | Repr::OptionalAny | Repr::Optional => quote!(::core::option::Option<#t>),
+            Repr::Nullable => quote!(#rt::Nullable<#t>),
+            Repr::Patch => unreachable!("upsert wire types are derived from their state struct"),
         }
     }
 
@@ -233,11 +214,10 @@ impl Emitter {
         let rt = self.rt.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
         let mut parts = vec![quote!(rename = #wire)];
-        let optional = !f.required;
-        let nullable_wrapper = optional && f.nullable && f.ty != Type::Any;
-        if optional {
+        let repr = Repr::of(f);
+        if matches!(repr, Repr::Optional | Repr::OptionalAny | Repr::Nullable) {
             parts.push(quote!(default));
-            let skip = if nullable_wrapper {
+            let skip = if repr == Repr::Nullable {
                 format!("{rt}::Nullable::is_absent")
             } else {
                 "::core::option::Option::is_none".into()
@@ -334,8 +314,6 @@ impl Emitter {
     /// as its patch type (the wire format is the derive's: omitted keeps, `null`
     /// clears, a malformed value keeps).
     fn upsert_state(&self, def: &Def, s: &Struct, upsert: &crate::model::Upsert) -> Vec<TokenStream> {
-        use crate::model::Rule;
-
         let state = ident(&upsert.state);
         let wire = str_lit(&def.rust_name);
         let mut fields = Vec::new();
@@ -343,17 +321,14 @@ impl Emitter {
         for f in &s.fields {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
             let t = self.ty(&f.ty);
-            let (attr, ty) = if upsert.key.as_deref() == Some(f.name.as_str()) {
-                (quote!(#[acp(key)]), t)
-            } else {
-                match upsert.fields.get(&f.name) {
-                    Some(Rule::Required) => (quote!(#[acp(required)]), t),
-                    Some(Rule::ByKey) => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
-                    Some(Rule::List) => {
-                        let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-                        (sii, t)
-                    }
-                    Some(Rule::Reset { reset }) => {
+            let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
+            let (attr, ty) = {
+                match StateRepr::of(f, upsert) {
+                    StateRepr::Key => (quote!(#[acp(key)]), t),
+                    StateRepr::Required => (quote!(#[acp(required)]), t),
+                    StateRepr::ByKey => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
+                    StateRepr::List => (sii, t),
+                    StateRepr::Reset(reset) => {
                         let v = str_lit(reset.as_str().unwrap_or_default());
                         let doc = format!(
                             " `{}` (the value an upsert's `null` resets to).",
@@ -369,14 +344,8 @@ impl Emitter {
                         });
                         (quote!(), t)
                     }
-                    // Any JSON: `null` on the wire is both "clear" and a value, so the
-                    // state holds a plain `Value` in which `Null` means unset; an
-                    // `Option<Value>` would have a `Some(Null)` no patch can reach.
-                    Some(Rule::Replace) | None if f.ty == Type::Any => (quote!(), t),
-                    Some(Rule::Replace) | None => {
-                        let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-                        (sii, quote!(::core::option::Option<#t>))
-                    }
+                    StateRepr::AnyValue => (quote!(), t),
+                    StateRepr::Optional => (sii, quote!(::core::option::Option<#t>)),
                 }
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
