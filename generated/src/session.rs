@@ -91,7 +91,7 @@ impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
 
 /// A user message, an agent message or an agent thought.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Message {
+pub enum StoredMessage {
     /// A user message (`user_message`, `user_message_chunk`).
     User(UserMessageState),
     /// An agent message (`agent_message`, `agent_message_chunk`).
@@ -100,31 +100,31 @@ pub enum Message {
     Thought(AgentThoughtState),
 }
 
-impl Message {
+impl StoredMessage {
     fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
         match self {
-            Message::User(m) => &mut m.content,
-            Message::Agent(m) => &mut m.content,
-            Message::Thought(m) => &mut m.content,
+            StoredMessage::User(m) => &mut m.content,
+            StoredMessage::Agent(m) => &mut m.content,
+            StoredMessage::Thought(m) => &mut m.content,
         }
     }
 
     /// The message's content blocks.
     pub fn content(&self) -> &[ContentBlock] {
         match self {
-            Message::User(m) => &m.content,
-            Message::Agent(m) => &m.content,
-            Message::Thought(m) => &m.content,
+            StoredMessage::User(m) => &m.content,
+            StoredMessage::Agent(m) => &m.content,
+            StoredMessage::Thought(m) => &m.content,
         }
     }
 }
 
-impl Serialize for Message {
+impl Serialize for StoredMessage {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (kind, value) = match self {
-            Message::User(m) => ("user_message", serde_json::to_value(m)),
-            Message::Agent(m) => ("agent_message", serde_json::to_value(m)),
-            Message::Thought(m) => ("agent_thought", serde_json::to_value(m)),
+            StoredMessage::User(m) => ("user_message", serde_json::to_value(m)),
+            StoredMessage::Agent(m) => ("agent_message", serde_json::to_value(m)),
+            StoredMessage::Thought(m) => ("agent_thought", serde_json::to_value(m)),
         };
         let mut value = value.map_err(serde::ser::Error::custom)?;
         if let Some(obj) = value.as_object_mut() {
@@ -140,7 +140,7 @@ pub struct SessionReducer {
     /// Tool calls by id.
     pub tool_calls: Ordered<ToolCallId, ToolCall>,
     /// User and agent messages and thoughts by message id.
-    pub messages: Ordered<MessageId, Message>,
+    pub messages: Ordered<MessageId, StoredMessage>,
     /// Plans by plan id (each replaced whole).
     pub plans: Ordered<String, PlanUpdateContent>,
     /// Agent-owned terminals by id.
@@ -189,33 +189,35 @@ impl SessionReducer {
                 call.content.push(c.content);
             }
             SessionUpdate::UserMessage(m) => match self.messages.get_mut(&m.message_id) {
-                Some(Message::User(s)) => s.apply(m),
-                _ => self.messages.insert(m.message_id.clone(), Message::User(UserMessageState::from_patch(m))),
+                Some(StoredMessage::User(s)) => s.apply(m),
+                _ => self.messages.insert(m.message_id.clone(), StoredMessage::User(UserMessageState::from_patch(m))),
             },
             SessionUpdate::AgentMessage(m) => match self.messages.get_mut(&m.message_id) {
-                Some(Message::Agent(s)) => s.apply(m),
-                _ => self.messages.insert(m.message_id.clone(), Message::Agent(AgentMessageState::from_patch(m))),
+                Some(StoredMessage::Agent(s)) => s.apply(m),
+                _ => self.messages.insert(m.message_id.clone(), StoredMessage::Agent(AgentMessageState::from_patch(m))),
             },
             SessionUpdate::AgentThought(m) => match self.messages.get_mut(&m.message_id) {
-                Some(Message::Thought(s)) => s.apply(m),
-                _ => self.messages.insert(m.message_id.clone(), Message::Thought(AgentThoughtState::from_patch(m))),
+                Some(StoredMessage::Thought(s)) => s.apply(m),
+                _ => {
+                    self.messages.insert(m.message_id.clone(), StoredMessage::Thought(AgentThoughtState::from_patch(m)))
+                }
             },
             SessionUpdate::UserMessageChunk(c) => {
                 let id = c.message_id.clone();
                 self.chunk(c.message_id, c.content, || {
-                    Message::User(UserMessageState::from_patch(crate::v2::UserMessage::new(id)))
+                    StoredMessage::User(UserMessageState::from_patch(crate::v2::UserMessage::new(id)))
                 })
             }
             SessionUpdate::AgentMessageChunk(c) => {
                 let id = c.message_id.clone();
                 self.chunk(c.message_id, c.content, || {
-                    Message::Agent(AgentMessageState::from_patch(crate::v2::AgentMessage::new(id)))
+                    StoredMessage::Agent(AgentMessageState::from_patch(crate::v2::AgentMessage::new(id)))
                 })
             }
             SessionUpdate::AgentThoughtChunk(c) => {
                 let id = c.message_id.clone();
                 self.chunk(c.message_id, c.content, || {
-                    Message::Thought(AgentThoughtState::from_patch(crate::v2::AgentThought::new(id)))
+                    StoredMessage::Thought(AgentThoughtState::from_patch(crate::v2::AgentThought::new(id)))
                 })
             }
             SessionUpdate::TerminalUpdate(u) => upsert(&mut self.terminals, |u| &u.terminal_id, u),
@@ -248,7 +250,7 @@ impl SessionReducer {
         }
     }
 
-    fn chunk(&mut self, id: MessageId, block: ContentBlock, make: impl FnOnce() -> Message) {
+    fn chunk(&mut self, id: MessageId, block: ContentBlock, make: impl FnOnce() -> StoredMessage) {
         self.messages.entry(id, make).content_mut().push(block);
     }
 }

@@ -458,9 +458,11 @@ pub const TYPE_NAMES: &[&str] = &[
 ];
 /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
 ///
-/// Enums are per handling side (`AgentRequest` holds the requests an agent
-/// handles). Methods starting with `_` decode to an `Extension` variant that
-/// keeps the raw params; any other unknown method is an error.
+/// Enums are per side and say the direction: `RequestToAgent` holds the
+/// requests an agent handles, `ResponseFromAgent` the responses it sends
+/// (`AnySide` for `$/` methods, which either side handles). Methods starting
+/// with `_` decode to an `Extension` variant that keeps the raw params; any
+/// other unknown method is an error.
 pub mod rpc {
     #[allow(unused_imports)]
     pub use ::acp_bindings::runtime::rpc::{
@@ -469,7 +471,7 @@ pub mod rpc {
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentRequest {
+    pub enum RequestToAgent {
         /// `initialize`: [`super::InitializeRequest`].
         Initialize(super::InitializeRequest),
         /// `auth/logout`: [`super::LogoutRequest`].
@@ -477,7 +479,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentRequest {
+    impl RequestToAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -546,13 +548,13 @@ pub mod rpc {
     /// The requests handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyRequest {
+    pub enum RequestToProxy {
         /// `proxy/initialize`: [`super::InitializeProxyRequest`].
         ProxyInitialize(super::InitializeProxyRequest),
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyRequest {
+    impl RequestToProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -611,9 +613,9 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Request {
         /// A request handled by the `agent` side.
-        Agent(AgentRequest),
+        Agent(RequestToAgent),
         /// A request handled by the `proxy` side.
-        Proxy(ProxyRequest),
+        Proxy(RequestToProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -629,8 +631,8 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentRequest::SIDE),
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyRequest::SIDE),
+                Self::Agent(_) => ::core::option::Option::Some(RequestToAgent::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(RequestToProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -639,12 +641,12 @@ pub mod rpc {
             method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentRequest::METHODS.contains(&method) {
-                return AgentRequest::decode(method, raw)
+            if RequestToAgent::METHODS.contains(&method) {
+                return RequestToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ProxyRequest::METHODS.contains(&method) {
-                return ProxyRequest::decode(method, raw)
+            if RequestToProxy::METHODS.contains(&method) {
+                return RequestToProxy::decode(method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if method.starts_with('_') {

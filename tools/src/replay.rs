@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use acp_bindings::v2::rpc::{ClientNotification, Message, Notification};
+use acp_bindings::v2::rpc::{Message, Notification, NotificationToClient};
 use acp_bindings::v2::SessionReducer;
 
 /// The outcome of a replay.
@@ -32,7 +32,7 @@ pub fn replay(path: &Path) -> std::io::Result<Replay> {
         }
         match decoded {
             Ok(Message::Notification {
-                notification: Notification::Client(ClientNotification::SessionUpdate(n)),
+                notification: Notification::Client(NotificationToClient::SessionUpdate(n)),
                 ..
             }) => {
                 out.state.apply(n.update);

@@ -114,12 +114,13 @@ pub fn generate(layout: &Layout) -> Result<Output> {
                 warnings.push(w.clone());
             }
         }
+        check_rpc_names(&stable, &unstable, version == "v2")?;
         let (mut items, registry) = merge(&stable, &unstable);
         if version == "v2" {
             // The hand-written reducer over the generated upserts (generated/src/session.rs).
             items.push(quote! {
                 #[doc(inline)]
-                pub use crate::session::{Message, Ordered, SessionReducer};
+                pub use crate::session::{Ordered, SessionReducer, StoredMessage};
             });
         }
         let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
@@ -173,6 +174,9 @@ pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let json = read_json(path, &label)?;
     let module = lower(&label, &json)?;
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
+    if module.defs.iter().any(|d| d.method.is_some()) {
+        check_rpc_names(&module, &module, false)?;
+    }
     let registry = Plan::single(&module).gated();
     let mut items: Vec<TokenStream> = registry.iter().flat_map(|(d, gate)| emitter.def(d, *gate)).collect();
     items.push(type_names(&registry));
@@ -219,6 +223,34 @@ pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStre
     items.push(type_names(&registry));
     items.push(crate::rpc::module(&registry, CRATE_RUNTIME));
     (items, reencode_fn(&registry))
+}
+
+/// The hand-written items re-exported into `v2` next to the generated ones.
+const REDUCER_NAMES: &[&str] = &["Ordered", "SessionReducer", "StoredMessage"];
+
+/// `use vN::*;` and `use vN::rpc::*;` together must not make a name ambiguous:
+/// no item of the `rpc` module may share a name with a generated or
+/// re-exported item of the version module.
+fn check_rpc_names(stable: &Module, unstable: &Module, reducer: bool) -> Result<()> {
+    let plan = Plan::version(stable, unstable);
+    let rpc_names = crate::rpc::item_names(&plan.gated());
+    for module in [stable, unstable] {
+        for d in module.defs.iter().flat_map(Def::walk) {
+            let upsert_state = d.upsert.as_ref().map(|u| u.state.as_str());
+            for name in std::iter::once(d.rust_name.as_str()).chain(upsert_state) {
+                if rpc_names.iter().any(|r| r == name) || (reducer && REDUCER_NAMES.contains(&name)) {
+                    return Err(Error::Schema {
+                        file: module.source.clone().into(),
+                        pointer: format!("#{}", d.pointer),
+                        message: format!(
+                            "the item `{name}` would collide with a typed-dispatch or reducer item of that name"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn type_names(defs: &[(&Def, Gate)]) -> TokenStream {

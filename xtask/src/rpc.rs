@@ -27,6 +27,48 @@ fn side_name(side: &str) -> String {
     side.to_upper_camel_case()
 }
 
+/// The name of a per-side dispatch enum, which says the direction and never
+/// collides with a schema name (the schema's `AgentRequest` is what an agent
+/// sends; the requests an agent handles are `RequestToAgent`):
+/// `RequestTo{Side}`, `NotificationTo{Side}` for what a side handles and
+/// `ResponseFrom{Side}` for what it answers; `$/` methods (either side) use
+/// `AnySide`.
+pub fn enum_name(side: &str, kind: MethodKind) -> String {
+    let side = if side == "protocol" { "AnySide".to_owned() } else { side_name(side) };
+    match kind {
+        MethodKind::Request => format!("RequestTo{side}"),
+        MethodKind::Notification => format!("NotificationTo{side}"),
+        MethodKind::Response => format!("ResponseFrom{side}"),
+    }
+}
+
+/// The items every `rpc` module declares besides the per-side enums.
+pub const FIXED_NAMES: &[&str] = &[
+    "Request",
+    "Notification",
+    "Response",
+    "Message",
+    "DispatchError",
+    "DispatchErrorKind",
+    "ExtMethod",
+    "ParamsForm",
+    "Side",
+];
+
+/// Every item name the `rpc` module of these definitions declares.
+pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
+    let mut out: Vec<String> = FIXED_NAMES.iter().map(|n| (*n).to_owned()).collect();
+    for (d, _) in defs {
+        if let Some(m) = &d.method {
+            let name = enum_name(m.side.as_str(), m.kind);
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
 fn kind_name(kind: MethodKind) -> &'static str {
     match kind {
         MethodKind::Request => "Request",
@@ -102,9 +144,11 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
     quote! {
         /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
         ///
-        /// Enums are per handling side (`AgentRequest` holds the requests an agent
-        /// handles). Methods starting with `_` decode to an `Extension` variant that
-        /// keeps the raw params; any other unknown method is an error.
+        /// Enums are per side and say the direction: `RequestToAgent` holds the
+        /// requests an agent handles, `ResponseFromAgent` the responses it sends
+        /// (`AnySide` for `$/` methods, which either side handles). Methods starting
+        /// with `_` decode to an `Extension` variant that keeps the raw params; any
+        /// other unknown method is an error.
         pub mod rpc {
             // Re-exported for users; a schema without requests may not use them all.
             #[allow(unused_imports)]
@@ -121,7 +165,7 @@ fn side_enum(
     (stable, unstable): (&BTreeMap<&str, &Def>, &BTreeMap<&str, &Def>),
     rt: &TokenStream,
 ) -> TokenStream {
-    let name = format_ident!("{}{}", side_name(side), kind_name(kind));
+    let name = format_ident!("{}", enum_name(side, kind));
     let side_variant = format_ident!("{}", side_name(side));
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" The {kind_lower}s handled by the `{side}` side (`x-side: {side}`).");
@@ -203,7 +247,7 @@ fn version_enum(kind: MethodKind, sides: &[&String], rt: &TokenStream) -> TokenS
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" Any {kind_lower} of this version, whichever side handles it.");
     let variants: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", side_name(s))).collect();
-    let inner: Vec<Ident> = sides.iter().map(|s| format_ident!("{}{}", side_name(s), kind_name(kind))).collect();
+    let inner: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", enum_name(s, kind))).collect();
     let vdocs = sides.iter().map(|s| format!(" A {kind_lower} handled by the `{s}` side."));
     let arg = match kind {
         MethodKind::Response => quote!(request_method),

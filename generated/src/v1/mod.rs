@@ -34161,9 +34161,11 @@ pub const TYPE_NAMES: &[&str] = &[
 ];
 /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
 ///
-/// Enums are per handling side (`AgentRequest` holds the requests an agent
-/// handles). Methods starting with `_` decode to an `Extension` variant that
-/// keeps the raw params; any other unknown method is an error.
+/// Enums are per side and say the direction: `RequestToAgent` holds the
+/// requests an agent handles, `ResponseFromAgent` the responses it sends
+/// (`AnySide` for `$/` methods, which either side handles). Methods starting
+/// with `_` decode to an `Extension` variant that keeps the raw params; any
+/// other unknown method is an error.
 pub mod rpc {
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
@@ -34172,7 +34174,7 @@ pub mod rpc {
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentRequest {
+    pub enum RequestToAgent {
         /// `initialize`: [`super::InitializeRequest`].
         Initialize(super::InitializeRequest),
         /// `authenticate`: [`super::AuthenticateRequest`].
@@ -34243,7 +34245,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentRequest {
+    impl RequestToAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -34634,7 +34636,7 @@ pub mod rpc {
     /// The responses handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentResponse {
+    pub enum ResponseFromAgent {
         #[cfg(not(feature = "unstable"))]
         /// `initialize`: [`super::InitializeResponse`].
         Initialize(super::InitializeResponse),
@@ -34697,7 +34699,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentResponse {
+    impl ResponseFromAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -35050,7 +35052,7 @@ pub mod rpc {
     /// The notifications handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentNotification {
+    pub enum NotificationToAgent {
         /// `session/cancel`: [`super::CancelNotification`].
         SessionCancel(super::CancelNotification),
         #[cfg(feature = "unstable")]
@@ -35059,7 +35061,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentNotification {
+    impl NotificationToAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -35131,7 +35133,7 @@ pub mod rpc {
     /// The requests handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ClientRequest {
+    pub enum RequestToClient {
         /// `fs/write_text_file`: [`super::WriteTextFileRequest`].
         FsWriteTextFile(super::WriteTextFileRequest),
         /// `fs/read_text_file`: [`super::ReadTextFileRequest`].
@@ -35156,7 +35158,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ClientRequest {
+    impl RequestToClient {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Client;
         /// Every method this enum knows.
@@ -35322,7 +35324,7 @@ pub mod rpc {
     /// The responses handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ClientResponse {
+    pub enum ResponseFromClient {
         /// `fs/write_text_file`: [`super::WriteTextFileResponse`].
         FsWriteTextFile(super::WriteTextFileResponse),
         /// `fs/read_text_file`: [`super::ReadTextFileResponse`].
@@ -35347,7 +35349,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ClientResponse {
+    impl ResponseFromClient {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Client;
         /// Every method this enum knows.
@@ -35513,7 +35515,7 @@ pub mod rpc {
     /// The notifications handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ClientNotification {
+    pub enum NotificationToClient {
         /// `session/update`: [`super::SessionNotification`].
         SessionUpdate(super::SessionNotification),
         /// `elicitation/complete`: [`super::CompleteElicitationNotification`].
@@ -35524,7 +35526,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ClientNotification {
+    impl NotificationToClient {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Client;
         /// Every method this enum knows.
@@ -35609,13 +35611,13 @@ pub mod rpc {
     /// The notifications handled by the `protocol` side (`x-side: protocol`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProtocolNotification {
+    pub enum NotificationToAnySide {
         /// `$/cancel_request`: [`super::CancelRequestNotification`].
         CancelRequest(super::CancelRequestNotification),
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProtocolNotification {
+    impl NotificationToAnySide {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Protocol;
         /// Every method this enum knows.
@@ -35670,7 +35672,7 @@ pub mod rpc {
     /// The requests handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyRequest {
+    pub enum RequestToProxy {
         #[cfg(feature = "unstable")]
         /// `proxy/initialize`: [`super::InitializeProxyRequest`].
         ProxyInitialize(super::InitializeProxyRequest),
@@ -35680,7 +35682,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyRequest {
+    impl RequestToProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -35756,7 +35758,7 @@ pub mod rpc {
     /// The responses handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyResponse {
+    pub enum ResponseFromProxy {
         #[cfg(feature = "unstable")]
         /// `proxy/initialize`: [`super::InitializeProxyResponse`].
         ProxyInitialize(super::InitializeProxyResponse),
@@ -35766,7 +35768,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyResponse {
+    impl ResponseFromProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -35842,14 +35844,14 @@ pub mod rpc {
     /// The notifications handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyNotification {
+    pub enum NotificationToProxy {
         #[cfg(feature = "unstable")]
         /// `proxy/successor`: [`super::ProxySuccessorNotification`].
         ProxySuccessor(super::ProxySuccessorNotification),
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyNotification {
+    impl NotificationToProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -35912,11 +35914,11 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Request {
         /// A request handled by the `agent` side.
-        Agent(AgentRequest),
+        Agent(RequestToAgent),
         /// A request handled by the `client` side.
-        Client(ClientRequest),
+        Client(RequestToClient),
         /// A request handled by the `proxy` side.
-        Proxy(ProxyRequest),
+        Proxy(RequestToProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -35933,9 +35935,9 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentRequest::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ClientRequest::SIDE),
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyRequest::SIDE),
+                Self::Agent(_) => ::core::option::Option::Some(RequestToAgent::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(RequestToClient::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(RequestToProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -35944,16 +35946,16 @@ pub mod rpc {
             method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentRequest::METHODS.contains(&method) {
-                return AgentRequest::decode(method, raw)
+            if RequestToAgent::METHODS.contains(&method) {
+                return RequestToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ClientRequest::METHODS.contains(&method) {
-                return ClientRequest::decode(method, raw)
+            if RequestToClient::METHODS.contains(&method) {
+                return RequestToClient::decode(method, raw)
                     .map(|(v, f)| (Self::Client(v), f));
             }
-            if ProxyRequest::METHODS.contains(&method) {
-                return ProxyRequest::decode(method, raw)
+            if RequestToProxy::METHODS.contains(&method) {
+                return RequestToProxy::decode(method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if method.starts_with('_') {
@@ -35986,13 +35988,13 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Notification {
         /// A notification handled by the `agent` side.
-        Agent(AgentNotification),
+        Agent(NotificationToAgent),
         /// A notification handled by the `client` side.
-        Client(ClientNotification),
+        Client(NotificationToClient),
         /// A notification handled by the `protocol` side.
-        Protocol(ProtocolNotification),
+        Protocol(NotificationToAnySide),
         /// A notification handled by the `proxy` side.
-        Proxy(ProxyNotification),
+        Proxy(NotificationToProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -36010,12 +36012,14 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentNotification::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ClientNotification::SIDE),
-                Self::Protocol(_) => {
-                    ::core::option::Option::Some(ProtocolNotification::SIDE)
+                Self::Agent(_) => ::core::option::Option::Some(NotificationToAgent::SIDE),
+                Self::Client(_) => {
+                    ::core::option::Option::Some(NotificationToClient::SIDE)
                 }
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyNotification::SIDE),
+                Self::Protocol(_) => {
+                    ::core::option::Option::Some(NotificationToAnySide::SIDE)
+                }
+                Self::Proxy(_) => ::core::option::Option::Some(NotificationToProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -36024,20 +36028,20 @@ pub mod rpc {
             method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentNotification::METHODS.contains(&method) {
-                return AgentNotification::decode(method, raw)
+            if NotificationToAgent::METHODS.contains(&method) {
+                return NotificationToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ClientNotification::METHODS.contains(&method) {
-                return ClientNotification::decode(method, raw)
+            if NotificationToClient::METHODS.contains(&method) {
+                return NotificationToClient::decode(method, raw)
                     .map(|(v, f)| (Self::Client(v), f));
             }
-            if ProtocolNotification::METHODS.contains(&method) {
-                return ProtocolNotification::decode(method, raw)
+            if NotificationToAnySide::METHODS.contains(&method) {
+                return NotificationToAnySide::decode(method, raw)
                     .map(|(v, f)| (Self::Protocol(v), f));
             }
-            if ProxyNotification::METHODS.contains(&method) {
-                return ProxyNotification::decode(method, raw)
+            if NotificationToProxy::METHODS.contains(&method) {
+                return NotificationToProxy::decode(method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if method.starts_with('_') {
@@ -36071,11 +36075,11 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Response {
         /// A response handled by the `agent` side.
-        Agent(AgentResponse),
+        Agent(ResponseFromAgent),
         /// A response handled by the `client` side.
-        Client(ClientResponse),
+        Client(ResponseFromClient),
         /// A response handled by the `proxy` side.
-        Proxy(ProxyResponse),
+        Proxy(ResponseFromProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -36092,9 +36096,9 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentResponse::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ClientResponse::SIDE),
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyResponse::SIDE),
+                Self::Agent(_) => ::core::option::Option::Some(ResponseFromAgent::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(ResponseFromClient::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(ResponseFromProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -36103,16 +36107,16 @@ pub mod rpc {
             request_method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentResponse::METHODS.contains(&request_method) {
-                return AgentResponse::decode(request_method, raw)
+            if ResponseFromAgent::METHODS.contains(&request_method) {
+                return ResponseFromAgent::decode(request_method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ClientResponse::METHODS.contains(&request_method) {
-                return ClientResponse::decode(request_method, raw)
+            if ResponseFromClient::METHODS.contains(&request_method) {
+                return ResponseFromClient::decode(request_method, raw)
                     .map(|(v, f)| (Self::Client(v), f));
             }
-            if ProxyResponse::METHODS.contains(&request_method) {
-                return ProxyResponse::decode(request_method, raw)
+            if ResponseFromProxy::METHODS.contains(&request_method) {
+                return ResponseFromProxy::decode(request_method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if request_method.starts_with('_') {

@@ -36182,9 +36182,11 @@ pub const TYPE_NAMES: &[&str] = &[
 ];
 /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
 ///
-/// Enums are per handling side (`AgentRequest` holds the requests an agent
-/// handles). Methods starting with `_` decode to an `Extension` variant that
-/// keeps the raw params; any other unknown method is an error.
+/// Enums are per side and say the direction: `RequestToAgent` holds the
+/// requests an agent handles, `ResponseFromAgent` the responses it sends
+/// (`AnySide` for `$/` methods, which either side handles). Methods starting
+/// with `_` decode to an `Extension` variant that keeps the raw params; any
+/// other unknown method is an error.
 pub mod rpc {
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
@@ -36193,7 +36195,7 @@ pub mod rpc {
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentRequest {
+    pub enum RequestToAgent {
         /// `initialize`: [`super::InitializeRequest`].
         Initialize(super::InitializeRequest),
         /// `auth/login`: [`super::LoginAuthRequest`].
@@ -36260,7 +36262,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentRequest {
+    impl RequestToAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -36632,7 +36634,7 @@ pub mod rpc {
     /// The responses handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentResponse {
+    pub enum ResponseFromAgent {
         /// `initialize`: [`super::InitializeResponse`].
         Initialize(super::InitializeResponse),
         /// `auth/login`: [`super::LoginAuthResponse`].
@@ -36687,7 +36689,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentResponse {
+    impl ResponseFromAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -37002,7 +37004,7 @@ pub mod rpc {
     /// The notifications handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum AgentNotification {
+    pub enum NotificationToAgent {
         /// `session/cancel`: [`super::CancelSessionNotification`].
         SessionCancel(super::CancelSessionNotification),
         #[cfg(feature = "unstable")]
@@ -37011,7 +37013,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl AgentNotification {
+    impl NotificationToAgent {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
@@ -37083,7 +37085,7 @@ pub mod rpc {
     /// The requests handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ClientRequest {
+    pub enum RequestToClient {
         /// `session/request_permission`: [`super::RequestPermissionRequest`].
         SessionRequestPermission(super::RequestPermissionRequest),
         /// `elicitation/create`: [`super::CreateElicitationRequest`].
@@ -37094,7 +37096,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ClientRequest {
+    impl RequestToClient {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Client;
         /// Every method this enum knows.
@@ -37181,7 +37183,7 @@ pub mod rpc {
     /// The responses handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ClientResponse {
+    pub enum ResponseFromClient {
         /// `session/request_permission`: [`super::RequestPermissionResponse`].
         SessionRequestPermission(super::RequestPermissionResponse),
         /// `elicitation/create`: [`super::CreateElicitationResponse`].
@@ -37192,7 +37194,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ClientResponse {
+    impl ResponseFromClient {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Client;
         /// Every method this enum knows.
@@ -37279,7 +37281,7 @@ pub mod rpc {
     /// The notifications handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ClientNotification {
+    pub enum NotificationToClient {
         /// `session/update`: [`super::UpdateSessionNotification`].
         SessionUpdate(super::UpdateSessionNotification),
         /// `elicitation/complete`: [`super::CompleteElicitationNotification`].
@@ -37290,7 +37292,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ClientNotification {
+    impl NotificationToClient {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Client;
         /// Every method this enum knows.
@@ -37375,13 +37377,13 @@ pub mod rpc {
     /// The notifications handled by the `protocol` side (`x-side: protocol`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProtocolNotification {
+    pub enum NotificationToAnySide {
         /// `$/cancel_request`: [`super::CancelRequestNotification`].
         CancelRequest(super::CancelRequestNotification),
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProtocolNotification {
+    impl NotificationToAnySide {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Protocol;
         /// Every method this enum knows.
@@ -37436,7 +37438,7 @@ pub mod rpc {
     /// The requests handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyRequest {
+    pub enum RequestToProxy {
         #[cfg(feature = "unstable")]
         /// `proxy/initialize`: [`super::InitializeProxyRequest`].
         ProxyInitialize(super::InitializeProxyRequest),
@@ -37446,7 +37448,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyRequest {
+    impl RequestToProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -37522,7 +37524,7 @@ pub mod rpc {
     /// The responses handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyResponse {
+    pub enum ResponseFromProxy {
         #[cfg(feature = "unstable")]
         /// `proxy/initialize`: [`super::InitializeProxyResponse`].
         ProxyInitialize(super::InitializeProxyResponse),
@@ -37532,7 +37534,7 @@ pub mod rpc {
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyResponse {
+    impl ResponseFromProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -37608,14 +37610,14 @@ pub mod rpc {
     /// The notifications handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
-    pub enum ProxyNotification {
+    pub enum NotificationToProxy {
         #[cfg(feature = "unstable")]
         /// `proxy/successor`: [`super::ProxySuccessorNotification`].
         ProxySuccessor(super::ProxySuccessorNotification),
         /// A method starting with `_` (an extension), with its raw payload.
         Extension(ExtMethod),
     }
-    impl ProxyNotification {
+    impl NotificationToProxy {
         /// The side that handles these methods.
         pub const SIDE: Side = Side::Proxy;
         /// Every method this enum knows.
@@ -37678,11 +37680,11 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Request {
         /// A request handled by the `agent` side.
-        Agent(AgentRequest),
+        Agent(RequestToAgent),
         /// A request handled by the `client` side.
-        Client(ClientRequest),
+        Client(RequestToClient),
         /// A request handled by the `proxy` side.
-        Proxy(ProxyRequest),
+        Proxy(RequestToProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -37699,9 +37701,9 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentRequest::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ClientRequest::SIDE),
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyRequest::SIDE),
+                Self::Agent(_) => ::core::option::Option::Some(RequestToAgent::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(RequestToClient::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(RequestToProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -37710,16 +37712,16 @@ pub mod rpc {
             method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentRequest::METHODS.contains(&method) {
-                return AgentRequest::decode(method, raw)
+            if RequestToAgent::METHODS.contains(&method) {
+                return RequestToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ClientRequest::METHODS.contains(&method) {
-                return ClientRequest::decode(method, raw)
+            if RequestToClient::METHODS.contains(&method) {
+                return RequestToClient::decode(method, raw)
                     .map(|(v, f)| (Self::Client(v), f));
             }
-            if ProxyRequest::METHODS.contains(&method) {
-                return ProxyRequest::decode(method, raw)
+            if RequestToProxy::METHODS.contains(&method) {
+                return RequestToProxy::decode(method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if method.starts_with('_') {
@@ -37752,13 +37754,13 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Notification {
         /// A notification handled by the `agent` side.
-        Agent(AgentNotification),
+        Agent(NotificationToAgent),
         /// A notification handled by the `client` side.
-        Client(ClientNotification),
+        Client(NotificationToClient),
         /// A notification handled by the `protocol` side.
-        Protocol(ProtocolNotification),
+        Protocol(NotificationToAnySide),
         /// A notification handled by the `proxy` side.
-        Proxy(ProxyNotification),
+        Proxy(NotificationToProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -37776,12 +37778,14 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentNotification::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ClientNotification::SIDE),
-                Self::Protocol(_) => {
-                    ::core::option::Option::Some(ProtocolNotification::SIDE)
+                Self::Agent(_) => ::core::option::Option::Some(NotificationToAgent::SIDE),
+                Self::Client(_) => {
+                    ::core::option::Option::Some(NotificationToClient::SIDE)
                 }
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyNotification::SIDE),
+                Self::Protocol(_) => {
+                    ::core::option::Option::Some(NotificationToAnySide::SIDE)
+                }
+                Self::Proxy(_) => ::core::option::Option::Some(NotificationToProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -37790,20 +37794,20 @@ pub mod rpc {
             method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentNotification::METHODS.contains(&method) {
-                return AgentNotification::decode(method, raw)
+            if NotificationToAgent::METHODS.contains(&method) {
+                return NotificationToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ClientNotification::METHODS.contains(&method) {
-                return ClientNotification::decode(method, raw)
+            if NotificationToClient::METHODS.contains(&method) {
+                return NotificationToClient::decode(method, raw)
                     .map(|(v, f)| (Self::Client(v), f));
             }
-            if ProtocolNotification::METHODS.contains(&method) {
-                return ProtocolNotification::decode(method, raw)
+            if NotificationToAnySide::METHODS.contains(&method) {
+                return NotificationToAnySide::decode(method, raw)
                     .map(|(v, f)| (Self::Protocol(v), f));
             }
-            if ProxyNotification::METHODS.contains(&method) {
-                return ProxyNotification::decode(method, raw)
+            if NotificationToProxy::METHODS.contains(&method) {
+                return NotificationToProxy::decode(method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if method.starts_with('_') {
@@ -37837,11 +37841,11 @@ pub mod rpc {
     #[non_exhaustive]
     pub enum Response {
         /// A response handled by the `agent` side.
-        Agent(AgentResponse),
+        Agent(ResponseFromAgent),
         /// A response handled by the `client` side.
-        Client(ClientResponse),
+        Client(ResponseFromClient),
         /// A response handled by the `proxy` side.
-        Proxy(ProxyResponse),
+        Proxy(ResponseFromProxy),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -37858,9 +37862,9 @@ pub mod rpc {
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(AgentResponse::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ClientResponse::SIDE),
-                Self::Proxy(_) => ::core::option::Option::Some(ProxyResponse::SIDE),
+                Self::Agent(_) => ::core::option::Option::Some(ResponseFromAgent::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(ResponseFromClient::SIDE),
+                Self::Proxy(_) => ::core::option::Option::Some(ResponseFromProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -37869,16 +37873,16 @@ pub mod rpc {
             request_method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
-            if AgentResponse::METHODS.contains(&request_method) {
-                return AgentResponse::decode(request_method, raw)
+            if ResponseFromAgent::METHODS.contains(&request_method) {
+                return ResponseFromAgent::decode(request_method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
             }
-            if ClientResponse::METHODS.contains(&request_method) {
-                return ClientResponse::decode(request_method, raw)
+            if ResponseFromClient::METHODS.contains(&request_method) {
+                return ResponseFromClient::decode(request_method, raw)
                     .map(|(v, f)| (Self::Client(v), f));
             }
-            if ProxyResponse::METHODS.contains(&request_method) {
-                return ProxyResponse::decode(request_method, raw)
+            if ResponseFromProxy::METHODS.contains(&request_method) {
+                return ResponseFromProxy::decode(request_method, raw)
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if request_method.starts_with('_') {
@@ -38127,4 +38131,4 @@ pub mod rpc {
     }
 }
 #[doc(inline)]
-pub use crate::session::{Message, Ordered, SessionReducer};
+pub use crate::session::{Ordered, SessionReducer, StoredMessage};

@@ -26,7 +26,7 @@ fn requests_route_by_method_to_the_handling_side() {
         None,
     );
     let Message::Request { request, .. } = &m else { panic!() };
-    assert!(matches!(request, rpc::Request::Agent(rpc::AgentRequest::SessionPrompt(_))));
+    assert!(matches!(request, rpc::Request::Agent(rpc::RequestToAgent::SessionPrompt(_))));
     assert_eq!(request.method(), "session/prompt");
     assert_eq!(request.side(), Some(rpc::Side::Agent));
     let m = decode(
@@ -38,18 +38,18 @@ fn requests_route_by_method_to_the_handling_side() {
     assert!(matches!(
         m,
         Message::Notification {
-            notification: rpc::Notification::Client(rpc::ClientNotification::SessionUpdate(_)),
+            notification: rpc::Notification::Client(rpc::NotificationToClient::SessionUpdate(_)),
             ..
         }
     ));
-    assert_eq!(rpc::ProtocolNotification::METHODS, &["$/cancel_request"]);
+    assert_eq!(rpc::NotificationToAnySide::METHODS, &["$/cancel_request"]);
 }
 
 #[test]
 fn responses_are_typed_by_their_request() {
     let m = decode(json!({"jsonrpc": "2.0", "id": "r1", "result": {"messageId": "u1"}}), Some("session/prompt"));
     let Message::Response { response, .. } = &m else { panic!() };
-    assert!(matches!(response, rpc::Response::Agent(rpc::AgentResponse::SessionPrompt(_))));
+    assert!(matches!(response, rpc::Response::Agent(rpc::ResponseFromAgent::SessionPrompt(_))));
     let e = reject(json!({"jsonrpc": "2.0", "id": "r1", "result": {}}), None);
     assert_eq!(e.kind(), DispatchErrorKind::UnknownRequest);
     assert_eq!(e.pointer(), "/id");
@@ -61,7 +61,7 @@ fn extensions_keep_raw_params_and_unknown_methods_are_errors() {
     let Message::Request { request: rpc::Request::Extension(e), .. } = &m else { panic!("{m:?}") };
     assert_eq!(e.params, Some(json!({"x": [1, null]})));
     decode(json!({"jsonrpc": "2.0", "method": "_zed/ping"}), None);
-    let (req, _) = rpc::AgentRequest::decode("_acme/run", None).unwrap();
+    let (req, _) = rpc::RequestToAgent::decode("_acme/run", None).unwrap();
     assert_eq!(req.method(), "_acme/run");
     let e = reject(json!({"jsonrpc": "2.0", "id": 1, "method": "session/frobnicate", "params": {}}), None);
     assert_eq!((e.kind(), e.pointer()), (DispatchErrorKind::UnknownMethod, "/method"));
@@ -123,10 +123,42 @@ fn v1_dispatch_has_its_own_methods() {
     let m = v1::rpc::Message::decode(&text, |_| None).unwrap();
     assert!(matches!(
         m,
-        v1::rpc::Message::Request { request: v1::rpc::Request::Agent(v1::rpc::AgentRequest::SessionLoad(_)), .. }
+        v1::rpc::Message::Request { request: v1::rpc::Request::Agent(v1::rpc::RequestToAgent::SessionLoad(_)), .. }
     ));
     let e = v2::rpc::Message::decode(&text, |_| None).unwrap_err();
     assert_eq!(e.kind(), DispatchErrorKind::UnknownMethod, "session/load does not exist in v2");
-    assert!(v1::rpc::ClientRequest::METHODS.contains(&"fs/read_text_file"));
-    assert!(!v2::rpc::ClientRequest::METHODS.contains(&"fs/read_text_file"));
+    assert!(v1::rpc::RequestToClient::METHODS.contains(&"fs/read_text_file"));
+    assert!(!v2::rpc::RequestToClient::METHODS.contains(&"fs/read_text_file"));
+}
+
+/// `use vN::*;` and `use vN::rpc::*;` together: every name resolves to one
+/// item (before the dispatch enums said their direction, `AgentRequest`,
+/// `Message` and others were ambiguous).
+mod both_globs {
+    #![deny(warnings)]
+
+    mod v2 {
+        use acp_bindings::v2::rpc::*;
+        use acp_bindings::v2::*;
+
+        #[test]
+        fn names_resolve() {
+            let _: Option<(AgentRequest, ClientRequest, AgentResponse, ClientNotification)> = None;
+            let _: Option<(RequestToAgent, NotificationToClient, ResponseFromAgent, NotificationToAnySide)> = None;
+            let _: Option<(Message, Request, Response, Notification, StoredMessage, SessionReducer)> = None;
+            let _: Option<(DispatchError, ParamsForm, ToolCallUpdate, ToolCall)> = None;
+        }
+    }
+
+    mod v1 {
+        use acp_bindings::v1::rpc::*;
+        use acp_bindings::v1::*;
+
+        #[test]
+        fn names_resolve() {
+            let _: Option<(AgentRequest, ClientRequest, AgentResponse, ClientNotification)> = None;
+            let _: Option<(RequestToAgent, RequestToClient, ResponseFromClient, NotificationToAnySide)> = None;
+            let _: Option<(Message, Request, Response, Notification, DispatchError)> = None;
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! what chunks accumulated, later chunks append to it, an unknown id creates
 //! the entity).
 
-use acp_bindings::v2::{Message, SessionReducer, SessionUpdate, ToolCallStatus, ToolKind};
+use acp_bindings::v2::{SessionReducer, SessionUpdate, StoredMessage, ToolCallStatus, ToolKind};
 use serde_json::{json, Value};
 
 fn reduce(updates: &[Value]) -> SessionReducer {
@@ -110,9 +110,9 @@ fn message_chunks_and_whole_messages() {
         .messages
         .iter()
         .map(|(_, m)| match m {
-            Message::User(_) => "user",
-            Message::Agent(_) => "agent",
-            Message::Thought(_) => "thought",
+            StoredMessage::User(_) => "user",
+            StoredMessage::Agent(_) => "agent",
+            StoredMessage::Thought(_) => "thought",
         })
         .collect();
     assert_eq!(kinds, ["agent", "user", "thought", "user"], "first-seen order");

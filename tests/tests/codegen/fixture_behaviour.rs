@@ -258,21 +258,21 @@ fn methods_aliases_and_envelopes() {
 fn typed_dispatch_on_a_fixture() {
     use methods_and_envelopes::rpc::{self, Message, ParamsForm};
     assert!(methods_and_envelopes::TYPE_NAMES.contains(&"InitializeProxyRequest"));
-    assert_eq!(rpc::AgentRequest::METHODS, &["initialize", "auth/logout"]);
+    assert_eq!(rpc::RequestToAgent::METHODS, &["initialize", "auth/logout"]);
     let text = r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":2}}"#;
     let m = Message::decode(text, |_| None).unwrap();
-    let Message::Request { request: rpc::Request::Agent(rpc::AgentRequest::Initialize(p)), .. } = &m else {
+    let Message::Request { request: rpc::Request::Agent(rpc::RequestToAgent::Initialize(p)), .. } = &m else {
         panic!("{m:?}")
     };
     assert_eq!(p.protocol_version, 2);
     assert_eq!(serde_json::to_string(&m).unwrap(), text);
     // `auth/logout` has no required field: omitted params are accepted and stay omitted.
-    let (req, form) = rpc::AgentRequest::decode("auth/logout", None).unwrap();
+    let (req, form) = rpc::RequestToAgent::decode("auth/logout", None).unwrap();
     assert_eq!((req.method(), form), ("auth/logout", ParamsForm::Absent));
     assert_eq!(req.encode(form).unwrap(), None);
     // `initialize` requires `protocolVersion`: omitted params are an error with a pointer.
-    assert!(rpc::AgentRequest::decode("initialize", None).is_err());
-    let (proxy, _) = rpc::ProxyRequest::decode("proxy/initialize", Some(&raw(r#"{"protocolVersion":1}"#))).unwrap();
+    assert!(rpc::RequestToAgent::decode("initialize", None).is_err());
+    let (proxy, _) = rpc::RequestToProxy::decode("proxy/initialize", Some(&raw(r#"{"protocolVersion":1}"#))).unwrap();
     assert_eq!(proxy.method(), "proxy/initialize");
 }
 
