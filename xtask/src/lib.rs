@@ -1,9 +1,16 @@
 //! The ACP bindings generator and maintainer tools behind `cargo xtask`.
 //!
-//! The pipeline reads the vendored schema ([`load`], checked against
-//! [`lock`]), lowers it into the generator's own model ([`model`], built by
-//! [`lower`]), emits Rust tokens ([`emit`]) and writes formatted files all at
-//! once ([`codegen`]).
+//! The pipeline, one module a step:
+//!
+//! 1. [`load`]: read a schema file (checked against [`lock`]) and its upsert
+//!    configuration ([`upserts`]);
+//! 2. [`lower`]: JSON Schema -> the schema model ([`model`]: pointers, sides,
+//!    roles, references, direction, upserts);
+//! 3. [`plan`]: the generator's Rust decisions (gates, field representations);
+//! 4. [`emit`] and [`rpc`]: Rust tokens, once, formatted by [`codegen`];
+//! 5. [`write`]: every file or none.
+//!
+//! [`ir`] prints the model and the plan; [`pull`] vendors a schema release.
 
 pub mod codegen;
 pub mod emit;

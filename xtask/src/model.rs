@@ -1,10 +1,15 @@
-//! The generator's own schema model (IR).
+//! The schema model: what a schema file says, and nothing about Rust.
 //!
 //! One plain data model of every `$def`: structs, open/closed enums, tagged and
-//! untagged unions (with their catch-all arms), newtypes, aliases and any-JSON,
-//! plus the ACP `x-` annotations and the method/side of JSON-RPC payloads.
-//! Emission, the schema diff and the v1/v2 converter generator all read this
-//! model; none of them should need the raw JSON Schema again.
+//! untagged unions (with their catch-all arms), newtypes, aliases and any-JSON;
+//! every definition, field, arm and enum value with its JSON pointer; the ACP
+//! `x-` annotations; typed sides and payload roles of JSON-RPC methods; the
+//! references between definitions and, from them, who sends and who reads each
+//! one ([`Direction`]); and the reviewed upsert rules, attached while lowering.
+//! The Rust names of items and fields (`rust_name`) are recorded here because
+//! lowering checks them for collisions; every other Rust decision (gates, field
+//! representations) is in [`crate::plan`]. Emission, the schema diff and the
+//! v1/v2 converter generator read this model; none needs the raw JSON Schema.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -41,8 +46,11 @@ pub struct Def {
     pub envelope: bool,
     /// The shape.
     pub kind: Kind,
-    /// The JSON Schema this item was made from, as in the file (for
-    /// `schemars::JsonSchema`; not part of the IR snapshots).
+    /// The JSON Schema text this item was made from, as in the file: embedded
+    /// verbatim as the item's `schemars::JsonSchema` fragment, so that
+    /// `schema_for!` reproduces the spec's own schema. Nothing reads it for
+    /// meaning (the `$ref`s it contains come from [`Def::refs`]); not part of
+    /// the model's JSON.
     #[serde(skip)]
     pub schema: Value,
     /// The upsert configuration (`schema/upserts.json`) of this definition,
@@ -554,6 +562,11 @@ pub struct CatchAll {
     /// Properties the arm gives a type, checked when present.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub typed: Vec<(String, Type)>,
+    /// Definitions of which an unknown arm must also match one (the arm's own
+    /// `oneOf`/`anyOf` of `$ref`s, as `CreateElicitationRequest`'s scopes).
+    /// Recorded, not checked on decode: the whole object is kept anyway.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub one_of: Vec<String>,
 }
 
 impl Def {

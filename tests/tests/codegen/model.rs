@@ -121,3 +121,40 @@ fn the_plan_records_gates_and_representations() {
     let notification = plan.fields("UpdateSessionNotification", Gate::Always).unwrap();
     assert_eq!(notification.iter().find(|f| f.name == "update").unwrap().repr, Repr::Value);
 }
+
+/// The model's references are complete: for every definition of the four
+/// vendored schemas, the `$ref`s anywhere in its JSON are exactly the
+/// definitions the model says it (or something inline in it) names.
+#[test]
+fn model_references_match_every_ref_in_the_schema() {
+    fn json_refs(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if let Some(r) = m.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix("#/$defs/")) {
+                    out.insert(r.to_owned());
+                }
+                m.values().for_each(|x| json_refs(x, out));
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| json_refs(x, out)),
+            _ => {}
+        }
+    }
+    for rel in ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"] {
+        let m = module(rel);
+        let raw: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(root().join("schema").join(rel)).unwrap()).unwrap();
+        let top: std::collections::BTreeSet<&str> = m.defs.iter().map(|d| d.name.as_str()).collect();
+        for d in &m.defs {
+            let mut want = std::collections::BTreeSet::new();
+            json_refs(&raw["$defs"][&d.name], &mut want);
+            let got: std::collections::BTreeSet<String> = d
+                .walk()
+                .into_iter()
+                .flat_map(|i| i.refs.iter())
+                .filter(|r| top.contains(r.as_str()))
+                .cloned()
+                .collect();
+            assert_eq!(got, want, "{rel}: references of {}", d.name);
+        }
+    }
+}

@@ -24,6 +24,8 @@ pub struct Emitter {
     names: BTreeMap<String, String>,
     /// Definitions decodable from one JSON string (string enums and newtypes).
     scalars: std::collections::BTreeSet<String>,
+    /// The top-level (`$defs`) names.
+    top: std::collections::BTreeSet<String>,
     schemars: bool,
 }
 
@@ -66,10 +68,12 @@ impl Emitter {
     /// runtime module (`crate::runtime` inside the bindings crate).
     pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
+        let defs: Vec<&Def> = defs.into_iter().collect();
+        let top = defs.iter().map(|d| d.name.clone()).collect();
         let all: Vec<&Def> = defs.into_iter().flat_map(Def::walk).collect();
         let names = all.iter().map(|d| (d.name.clone(), d.rust_name.clone())).collect();
         let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
-        Emitter { rt, names, scalars, schemars: false }
+        Emitter { rt, names, scalars, top, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -154,10 +158,12 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let key = str_lit(&def.rust_name);
         let json = str_lit(&serde_json::to_string(&def.schema).expect("schema serializes"));
-        let mut refs = std::collections::BTreeSet::new();
-        collect_refs(&def.schema, &mut refs);
-        let refs = refs.into_iter().filter(|r| self.names.contains_key(r)).map(|r| {
-            let (k, t) = (str_lit(&r), self.rust_name(&r));
+        // The `$defs` the fragment names: the model's references of the item and
+        // of everything inline in it (inline items are not `$defs` themselves).
+        let refs: std::collections::BTreeSet<&String> =
+            def.walk().into_iter().flat_map(|d| &d.refs).filter(|r| self.top.contains(*r)).collect();
+        let refs = refs.into_iter().map(|r| {
+            let (k, t) = (str_lit(r), self.rust_name(r));
             quote!((#k, |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<#t>()))
         });
         Some(quote! {
@@ -590,18 +596,5 @@ fn int_type(format: IntFormat) -> TokenStream {
         IntFormat::Uint16 => quote!(u16),
         IntFormat::Uint32 => quote!(u32),
         IntFormat::Uint64 => quote!(u64),
-    }
-}
-
-fn collect_refs(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
-    match v {
-        serde_json::Value::Object(m) => {
-            if let Some(r) = m.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix("#/$defs/")) {
-                out.insert(r.to_owned());
-            }
-            m.values().for_each(|x| collect_refs(x, out));
-        }
-        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_refs(x, out)),
-        _ => {}
     }
 }

@@ -277,8 +277,19 @@ impl Lowerer<'_> {
             }
             typed.push((k.clone(), ty));
         }
+        let mut one_of = Vec::new();
+        if let Some(key) = ["oneOf", "anyOf"].into_iter().find(|k| a.contains_key(*k)) {
+            for (i, arm) in self.arms(&a, key, pointer)?.into_iter().enumerate() {
+                let p = format!("{pointer}/{key}/{i}");
+                match self.all_of_ref(arm, &p)? {
+                    Some(target) => one_of.push(target),
+                    None => return Err(self.err(&p, "an arm of a catch-all's own union must be a `$ref`")),
+                }
+            }
+        }
         let title = a.get("title").and_then(Value::as_str).unwrap_or("other");
         Ok(CatchAll {
+            one_of,
             rust_name: type_ident(title),
             pointer: pointer.to_owned(),
             docs: Self::docs(&a),

@@ -63,8 +63,11 @@ fn direct_refs(d: &Def) -> BTreeSet<String> {
                     t.refs(&mut out);
                 }
             }
-            for (_, t) in u.catch_all.iter().flat_map(|c| &c.typed) {
-                t.refs(&mut out);
+            for c in &u.catch_all {
+                for (_, t) in &c.typed {
+                    t.refs(&mut out);
+                }
+                out.extend(c.one_of.iter().map(String::as_str));
             }
         }
         Kind::Newtype(t) => t.refs(&mut out),
