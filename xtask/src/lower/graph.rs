@@ -63,7 +63,7 @@ fn direct_refs(d: &Def) -> BTreeSet<String> {
                     t.refs(&mut out);
                 }
             }
-            for c in &u.catch_all {
+            if let Some(c) = &u.catch_all {
                 for (_, t) in &c.typed {
                     t.refs(&mut out);
                 }
