@@ -187,6 +187,19 @@ fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     walk(dir).into_iter().filter(|p| p.is_file()).map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
 }
 
+/// A write hook that fails at the `n`th step (1-based).
+fn fail_at(n: usize) -> impl FnMut(&Path) -> std::io::Result<()> {
+    let mut step = 0;
+    move |_| {
+        step += 1;
+        if step == n {
+            Err(std::io::Error::other("injected failure"))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 #[test]
 fn a_failure_while_replacing_files_restores_every_one() {
     let dir = scratch("rollback");
@@ -198,16 +211,7 @@ fn a_failure_while_replacing_files_restores_every_one() {
     let mut files: Vec<(PathBuf, Vec<u8>)> =
         first.files.iter().map(|(p, t)| (p.clone(), format!("{t}// changed\n").into_bytes())).collect();
     files.push((dir.join("out/v3/mod.rs"), b"// new\n".to_vec()));
-    let mut step = 0;
-    let err = xtask::write::write_all_with(&files, &[], &mut |_| {
-        step += 1;
-        if step == 3 {
-            Err(std::io::Error::other("injected failure"))
-        } else {
-            Ok(())
-        }
-    })
-    .expect_err("the third step fails");
+    let err = xtask::write::write_all_with(&files, &[], &mut fail_at(3)).expect_err("the third step fails");
     assert!(err.to_string().contains("out/v3/mod.rs: cannot write: injected failure"), "{err}");
     assert_eq!(contents(&dir.join("out")), before, "every file restored, no temporary or backup left");
     assert!(!dir.join("out/v3").exists(), "a directory made for the failed write is removed");
@@ -215,15 +219,7 @@ fn a_failure_while_replacing_files_restores_every_one() {
     // Into a directory that did not exist: nothing at all is left.
     let fresh = dir.join("fresh");
     let files = vec![(fresh.join("a/x.rs"), b"x".to_vec()), (fresh.join("b/y.rs"), b"y".to_vec())];
-    let mut step = 0;
-    let err = xtask::write::write_all_with(&files, &[], &mut |_| {
-        step += 1;
-        if step == 2 {
-            Err(std::io::Error::other("injected failure"))
-        } else {
-            Ok(())
-        }
-    });
+    let err = xtask::write::write_all_with(&files, &[], &mut fail_at(2));
     assert!(err.is_err());
     assert!(!fresh.exists(), "{:?}", walk(&dir));
 

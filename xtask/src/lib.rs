@@ -8,7 +8,7 @@
 //!    roles, references, direction, upserts);
 //! 3. [`plan`]: the generator's Rust decisions (gates, field representations);
 //! 4. [`emit`] and [`rpc`]: Rust tokens, once, formatted by [`codegen`];
-//! 5. [`write`]: every file or none.
+//! 5. [`write`](mod@write): every file or none.
 //!
 //! [`ir`] prints the model and the plan; [`pull`] vendors a schema release.
 
