@@ -52,7 +52,7 @@ pub struct Def {
     /// meaning (the `$ref`s it contains come from [`Def::refs`]); not part of
     /// the model's JSON.
     #[serde(skip)]
-    pub schema: Value,
+    pub schema_text: String,
     /// The upsert configuration (`schema/upserts.json`) of this definition,
     /// attached while lowering.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -590,7 +590,7 @@ impl Def {
 fn strip_docs(d: &mut Def) {
     d.docs = None;
     d.pointer.clear();
-    d.schema = Value::Null;
+    d.schema_text.clear();
     d.direction = Direction::default();
     match &mut d.kind {
         Kind::Struct(s) => {

@@ -157,7 +157,7 @@ impl Emitter {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let key = str_lit(&def.rust_name);
-        let json = str_lit(&serde_json::to_string(&def.schema).expect("schema serializes"));
+        let json = str_lit(&def.schema_text);
         // The `$defs` the fragment names: the model's references of the item and
         // of everything inline in it (inline items are not `$defs` themselves).
         let refs: std::collections::BTreeSet<&String> =
