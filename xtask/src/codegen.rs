@@ -9,7 +9,7 @@ use quote::quote;
 
 use crate::emit::{Emitter, Gate};
 use crate::error::{Error, Result};
-use crate::load::read_json;
+use crate::load::{display_path, read_json};
 use crate::lock::Lock;
 use crate::lower::lower;
 use crate::model::{Def, Module};
@@ -114,8 +114,9 @@ pub fn generate(layout: &Layout) -> Result<Output> {
                 warnings.push(w.clone());
             }
         }
-        check_rpc_names(&stable, &unstable, version == "v2")?;
-        let (mut items, registry) = merge(&stable, &unstable);
+        let plan = Plan::version(&stable, &unstable);
+        check_rpc_names(&plan, &[&stable, &unstable], version == "v2")?;
+        let (mut items, registry) = emit_version(&plan, &stable, &unstable);
         if version == "v2" {
             // The hand-written reducer over the generated upserts (generated/src/session.rs).
             items.push(quote! {
@@ -174,13 +175,12 @@ pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let json = read_json(path, &label)?;
     let module = lower(&label, &json)?;
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
-    if module.defs.iter().any(|d| d.method.is_some()) {
-        check_rpc_names(&module, &module, false)?;
-    }
-    let registry = Plan::single(&module).gated();
+    let plan = Plan::single(&module);
+    let registry = plan.gated();
     let mut items: Vec<TokenStream> = registry.iter().flat_map(|(d, gate)| emitter.def(d, *gate)).collect();
     items.push(type_names(&registry));
     if module.defs.iter().any(|d| d.method.is_some()) {
+        check_rpc_names(&plan, &[&module], false)?;
         items.push(crate::rpc::module(&registry, EXTERN_RUNTIME));
     }
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
@@ -200,10 +200,6 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn display_path(root: &Path, path: &Path) -> PathBuf {
-    path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
-}
-
 /// One item list for a version: items equal in both schemas (ignoring
 /// descriptions) once; items that differ twice, each behind its cfg; items
 /// only in the unstable schema behind `unstable`.
@@ -211,7 +207,11 @@ fn display_path(root: &Path, path: &Path) -> PathBuf {
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
 pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    let plan = Plan::version(stable, unstable);
+    emit_version(&Plan::version(stable, unstable), stable, unstable)
+}
+
+/// [`merge`] for a plan already made from `stable` and `unstable`.
+fn emit_version(plan: &Plan, stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter()).with_schemars();
     let mut items = Vec::new();
@@ -231,10 +231,9 @@ const REDUCER_NAMES: &[&str] = &["Ordered", "SessionReducer", "StoredMessage"];
 /// `use vN::*;` and `use vN::rpc::*;` together must not make a name ambiguous:
 /// no item of the `rpc` module may share a name with a generated or
 /// re-exported item of the version module.
-fn check_rpc_names(stable: &Module, unstable: &Module, reducer: bool) -> Result<()> {
-    let plan = Plan::version(stable, unstable);
+fn check_rpc_names(plan: &Plan, modules: &[&Module], reducer: bool) -> Result<()> {
     let rpc_names = crate::rpc::item_names(&plan.gated());
-    for module in [stable, unstable] {
+    for module in modules {
         for d in module.defs.iter().flat_map(Def::walk) {
             let upsert_state = d.upsert.as_ref().map(|u| u.state.as_str());
             for name in std::iter::once(d.rust_name.as_str()).chain(upsert_state) {

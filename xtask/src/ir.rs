@@ -29,13 +29,7 @@ pub fn render(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, only: &[S
         module.defs.iter().collect()
     } else {
         only.iter()
-            .map(|name| {
-                module.defs.iter().find(|d| &d.name == name).ok_or_else(|| Error::Schema {
-                    file: module.source.clone().into(),
-                    pointer: "#/$defs".into(),
-                    message: format!("no definition `{name}`"),
-                })
-            })
+            .map(|name| module.defs.iter().find(|d| &d.name == name).ok_or_else(|| missing(&module.source, name)))
             .collect::<Result<_>>()?
     };
     let out = serde_json::json!({ "source": module.source, "defs": defs });
@@ -47,16 +41,14 @@ pub fn render_plan(root: &Path, dir: &Path, version: &str, lock: Option<&Lock>, 
     let stable = crate::load::module(root, dir, &format!("{version}/schema.json"), lock)?;
     let unstable = crate::load::module(root, dir, &format!("{version}/schema.unstable.json"), lock)?;
     let plan = crate::plan::Plan::version(&stable, &unstable);
-    for name in only {
-        if !plan.items.iter().any(|i| &i.name == name) {
-            return Err(Error::Schema {
-                file: unstable.source.clone().into(),
-                pointer: "#/$defs".into(),
-                message: format!("no definition `{name}`"),
-            });
-        }
+    if let Some(name) = only.iter().find(|name| !plan.items.iter().any(|i| &i.name == *name)) {
+        return Err(missing(&unstable.source, name));
     }
     let items: Vec<_> = plan.items.iter().filter(|i| only.is_empty() || only.contains(&i.name)).collect();
     let out = serde_json::json!({ "sources": [stable.source, unstable.source], "items": items });
     Ok(serde_json::to_string_pretty(&out).expect("the plan serializes"))
+}
+
+fn missing(source: &str, name: &str) -> Error {
+    Error::Schema { file: source.into(), pointer: "#/$defs".into(), message: format!("no definition `{name}`") }
 }

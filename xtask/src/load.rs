@@ -63,12 +63,16 @@ fn json_message(e: &serde_json::Error) -> String {
 /// module are shown relative to `root`.
 pub fn module(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<Module> {
     let file = read_schema(dir, rel, lock)?;
-    let label = |p: &Path| p.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| p.to_path_buf());
     let config_path = dir.join("upserts.json");
-    let config_label = label(&config_path);
+    let config_label = display_path(root, &config_path);
     let configs =
         if config_path.is_file() { crate::upserts::read(&config_path, &config_label)? } else { Default::default() };
     let version = rel.split('/').next().unwrap_or_default();
     let upserts = configs.get(version).map(|c| (c, config_label.as_path()));
-    crate::lower::lower_with(&label(&file.path), &file.json, upserts)
+    crate::lower::lower_with(&display_path(root, &file.path), &file.json, upserts)
+}
+
+/// `path` relative to `root` when it is inside it (for headers and messages).
+pub fn display_path(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
 }

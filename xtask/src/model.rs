@@ -110,6 +110,12 @@ pub enum Side {
     Proxy,
 }
 
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Side {
     /// The `x-side` spelling.
     pub fn as_str(self) -> &'static str {

@@ -28,6 +28,16 @@ pub enum Gate {
 }
 
 impl Gate {
+    /// Whether an item with this gate exists in the build with (`true`) or
+    /// without (`false`) the `unstable` feature.
+    pub fn in_build(self, unstable: bool) -> bool {
+        match self {
+            Gate::Always => true,
+            Gate::Stable => !unstable,
+            Gate::Unstable => unstable,
+        }
+    }
+
     /// The `#[cfg]` attribute for the gate (nothing for `Always`).
     pub fn cfg(self) -> TokenStream {
         match self {

@@ -13,7 +13,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::emit::Gate;
-use crate::model::{Def, Kind, MethodKind};
+use crate::model::{Def, Kind, MethodKind, Side};
 
 /// One method payload known to the module.
 struct Entry<'a> {
@@ -23,8 +23,8 @@ struct Entry<'a> {
     variant: Ident,
 }
 
-fn side_name(side: &str) -> String {
-    side.to_upper_camel_case()
+fn side_name(side: Side) -> String {
+    side.as_str().to_upper_camel_case()
 }
 
 /// The name of a per-side dispatch enum, which says the direction and never
@@ -33,8 +33,8 @@ fn side_name(side: &str) -> String {
 /// `RequestTo{Side}`, `NotificationTo{Side}` for what a side handles and
 /// `ResponseFrom{Side}` for what it answers; `$/` methods (either side) use
 /// `AnySide`.
-pub fn enum_name(side: &str, kind: MethodKind) -> String {
-    let side = if side == "protocol" { "AnySide".to_owned() } else { side_name(side) };
+pub fn enum_name(side: Side, kind: MethodKind) -> String {
+    let side = if side == Side::Protocol { "AnySide".to_owned() } else { side_name(side) };
     match kind {
         MethodKind::Request => format!("RequestTo{side}"),
         MethodKind::Notification => format!("NotificationTo{side}"),
@@ -60,7 +60,7 @@ pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
     let mut out: Vec<String> = FIXED_NAMES.iter().map(|n| (*n).to_owned()).collect();
     for (d, _) in defs {
         if let Some(m) = &d.method {
-            let name = enum_name(m.side.as_str(), m.kind);
+            let name = enum_name(m.side, m.kind);
             if !out.contains(&name) {
                 out.push(name);
             }
@@ -112,20 +112,13 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path parses");
     let rt = &rt;
     let in_schema = |unstable: bool| -> BTreeMap<&str, &Def> {
-        defs.iter()
-            .filter(|(_, g)| match g {
-                Gate::Always => true,
-                Gate::Stable => !unstable,
-                Gate::Unstable => unstable,
-            })
-            .map(|(d, _)| (d.name.as_str(), *d))
-            .collect()
+        defs.iter().filter(|(_, g)| g.in_build(unstable)).map(|(d, _)| (d.name.as_str(), *d)).collect()
     };
     let (stable_defs, unstable_defs) = (in_schema(false), in_schema(true));
-    let mut groups: BTreeMap<(String, MethodKind), Vec<Entry>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Side, MethodKind), Vec<Entry>> = BTreeMap::new();
     for (def, gate) in defs {
         let Some(m) = &def.method else { continue };
-        groups.entry((m.side.as_str().to_owned(), m.kind)).or_default().push(Entry {
+        groups.entry((m.side, m.kind)).or_default().push(Entry {
             def,
             gate: *gate,
             method: m.name.clone(),
@@ -134,10 +127,10 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
     }
     let mut items = Vec::new();
     for ((side, kind), entries) in &groups {
-        items.push(side_enum(side, *kind, entries, (&stable_defs, &unstable_defs), rt));
+        items.push(side_enum(*side, *kind, entries, (&stable_defs, &unstable_defs), rt));
     }
     for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
-        let sides: Vec<&String> = groups.keys().filter(|(_, k)| *k == kind).map(|(s, _)| s).collect();
+        let sides: Vec<Side> = groups.keys().filter(|(_, k)| *k == kind).map(|(s, _)| *s).collect();
         items.push(version_enum(kind, &sides, rt));
     }
     items.push(message(rt));
@@ -159,7 +152,7 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
 }
 
 fn side_enum(
-    side: &str,
+    side: Side,
     kind: MethodKind,
     entries: &[Entry],
     (stable, unstable): (&BTreeMap<&str, &Def>, &BTreeMap<&str, &Def>),
@@ -242,12 +235,12 @@ fn side_enum(
     }
 }
 
-fn version_enum(kind: MethodKind, sides: &[&String], rt: &TokenStream) -> TokenStream {
+fn version_enum(kind: MethodKind, sides: &[Side], rt: &TokenStream) -> TokenStream {
     let name = format_ident!("{}", kind_name(kind));
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" Any {kind_lower} of this version, whichever side handles it.");
-    let variants: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", side_name(s))).collect();
-    let inner: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", enum_name(s, kind))).collect();
+    let variants: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", side_name(*s))).collect();
+    let inner: Vec<Ident> = sides.iter().map(|s| format_ident!("{}", enum_name(*s, kind))).collect();
     let vdocs = sides.iter().map(|s| format!(" A {kind_lower} handled by the `{s}` side."));
     let arg = match kind {
         MethodKind::Response => quote!(request_method),

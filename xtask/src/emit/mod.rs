@@ -183,7 +183,12 @@ impl Emitter {
     }
 
     fn item_docs(&self, def: &Def) -> TokenStream {
-        docs_or(&def.docs, || format!("`{}` (the schema gives no description).", def.name))
+        docs(&Some(Self::description(def)))
+    }
+
+    /// The schema's description of an item, or a line saying it has none.
+    fn description(def: &Def) -> String {
+        def.docs.clone().unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))
     }
 
     fn method_consts(&self, def: &Def) -> Option<TokenStream> {
@@ -191,7 +196,7 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let (method, side) = (str_lit(&m.name), str_lit(m.side.as_str()));
         let doc_m = format!(" The JSON-RPC method this payload belongs to (`x-method`): `{}`.", m.name);
-        let doc_s = format!(" The side that handles the method (`x-side`): `{}`.", m.side.as_str());
+        let doc_s = format!(" The side that handles the method (`x-side`): `{}`.", m.side);
         Some(quote! {
             impl #name {
                 #[doc = #doc_m]
@@ -328,19 +333,16 @@ impl Emitter {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-            let (attr, ty) = {
-                match StateRepr::of(f, upsert) {
-                    StateRepr::Key => (quote!(#[acp(key)]), t),
-                    StateRepr::Required => (quote!(#[acp(required)]), t),
-                    StateRepr::ByKey => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
-                    StateRepr::List => (sii, t),
-                    StateRepr::Reset(reset) => {
-                        let v = str_lit(reset.as_str().unwrap_or_default());
-                        let doc = format!(
-                            " `{}` (the value an upsert's `null` resets to).",
-                            reset.as_str().unwrap_or_default()
-                        );
-                        defaults.push(quote! {
+            let (attr, ty) = match StateRepr::of(f, upsert) {
+                StateRepr::Key => (quote!(#[acp(key)]), t),
+                StateRepr::Required => (quote!(#[acp(required)]), t),
+                StateRepr::ByKey => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
+                StateRepr::List => (sii, t),
+                StateRepr::Reset(reset) => {
+                    let v = str_lit(reset.as_str().unwrap_or_default());
+                    let doc =
+                        format!(" `{}` (the value an upsert's `null` resets to).", reset.as_str().unwrap_or_default());
+                    defaults.push(quote! {
                             impl ::core::default::Default for #t {
                                 #[doc = #doc]
                                 fn default() -> Self {
@@ -348,22 +350,15 @@ impl Emitter {
                                 }
                             }
                         });
-                        (quote!(), t)
-                    }
-                    StateRepr::AnyValue => (quote!(), t),
-                    StateRepr::Optional => (sii, quote!(::core::option::Option<#t>)),
+                    (quote!(), t)
                 }
+                StateRepr::AnyValue => (quote!(), t),
+                StateRepr::Optional => (sii, quote!(::core::option::Option<#t>)),
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
         }
         // The wire type keeps the schema's description; the state says what it is.
-        let wire_doc = str_lit(
-            def.docs
-                .as_deref()
-                .map(str::to_owned)
-                .unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))
-                .as_str(),
-        );
+        let wire_doc = str_lit(&Self::description(def));
         let state_doc = format!(
             " The stored state of an entity that [`{}`] patches (an upsert: omitted keeps, `null` clears, a value sets).",
             def.rust_name

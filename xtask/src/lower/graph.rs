@@ -98,6 +98,7 @@ fn roles(module: &Module) -> BTreeMap<&str, BTreeSet<MethodKind>> {
     let all = index(module);
     let mut out: BTreeMap<&str, BTreeSet<MethodKind>> = BTreeMap::new();
     for env in module.defs.iter().filter(|d| d.envelope) {
+        let own: BTreeSet<&str> = env.walk().iter().map(|d| d.name.as_str()).collect();
         for d in env.walk() {
             let Kind::Struct(s) = &d.kind else { continue };
             let has_id = s.fields.iter().any(|f| f.name == "id");
@@ -108,10 +109,9 @@ fn roles(module: &Module) -> BTreeMap<&str, BTreeSet<MethodKind>> {
                     ("result", _) => MethodKind::Response,
                     _ => continue,
                 };
-                let mut start = Vec::new();
-                f.ty.refs(&mut start);
                 // Through the envelope's own inline unions down to the payloads.
-                let mut stack: Vec<&str> = start;
+                let mut stack = Vec::new();
+                f.ty.refs(&mut stack);
                 let mut seen = BTreeSet::new();
                 while let Some(n) = stack.pop() {
                     if !seen.insert(n) {
@@ -120,7 +120,7 @@ fn roles(module: &Module) -> BTreeMap<&str, BTreeSet<MethodKind>> {
                     let Some(t) = all.get(n) else { continue };
                     if t.method.is_some() {
                         out.entry(t.name.as_str()).or_default().insert(kind);
-                    } else if is_inline_of(env, n) {
+                    } else if own.contains(n) {
                         stack.extend(t.refs.iter().map(String::as_str));
                     }
                 }
@@ -128,10 +128,6 @@ fn roles(module: &Module) -> BTreeMap<&str, BTreeSet<MethodKind>> {
         }
     }
     out
-}
-
-fn is_inline_of(parent: &Def, name: &str) -> bool {
-    parent.walk().iter().any(|d| d.name == name)
 }
 
 /// The uses of every definition: each method payload reaches everything it
