@@ -46,13 +46,6 @@ pub struct Def {
     pub envelope: bool,
     /// The shape.
     pub kind: Kind,
-    /// The JSON Schema text this item was made from, as in the file: embedded
-    /// verbatim as the item's `schemars::JsonSchema` fragment, so that
-    /// `schema_for!` reproduces the spec's own schema. Nothing reads it for
-    /// meaning (the `$ref`s it contains come from [`Def::refs`]); not part of
-    /// the model's JSON.
-    #[serde(skip)]
-    pub schema_text: String,
     /// The upsert configuration (`schema/upserts.json`) of this definition,
     /// attached while lowering.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -377,8 +370,10 @@ pub enum Type {
         #[serde(skip_serializing_if = "Option::is_none")]
         max: Option<i128>,
     },
-    /// A number (`double`), with optional bounds.
+    /// A number, with its `format` (`double`) and bounds as written.
     Number {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        format: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         min: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -480,6 +475,9 @@ pub struct EnumVariant {
     pub pointer: String,
     /// The Rust variant name.
     pub rust_name: String,
+    /// The arm's `title`, as written (it names integer values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docs: Option<String>,
@@ -490,6 +488,9 @@ pub struct EnumVariant {
 pub struct Fallback {
     /// The Rust variant name (from the arm's title).
     pub rust_name: String,
+    /// The arm's `title`, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// JSON pointer of the catch-all arm.
     pub pointer: String,
     /// The description.
@@ -519,6 +520,9 @@ pub struct Tag {
     /// `x-deserialize-default-on-error` in the enclosing struct).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub lenient: bool,
+    /// The schema names the property in a `discriminator` keyword too.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub declared: bool,
 }
 
 /// One arm of a union.
@@ -526,6 +530,9 @@ pub struct Tag {
 pub struct Variant {
     /// The Rust variant name.
     pub rust_name: String,
+    /// The arm's `title`, as written (it names untagged arms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// JSON pointer of the arm.
     pub pointer: String,
     /// The description.
@@ -557,22 +564,32 @@ pub enum Payload {
 pub struct CatchAll {
     /// The Rust variant name.
     pub rust_name: String,
+    /// The arm's `title`, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// JSON pointer of the catch-all arm.
     pub pointer: String,
     /// The description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docs: Option<String>,
+    /// The description of the discriminator property inside the arm.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag_docs: Option<String>,
     /// Properties the arm requires besides the discriminator.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
-    /// Properties the arm gives a type, checked when present.
+    /// Properties the arm gives a type besides the discriminator, checked
+    /// when present (`required` says which must be).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub typed: Vec<(String, Type)>,
-    /// Definitions of which an unknown arm must also match one (the arm's own
-    /// `oneOf`/`anyOf` of `$ref`s, as `CreateElicitationRequest`'s scopes).
-    /// Recorded, not checked on decode: the whole object is kept anyway.
+    pub fields: Vec<Field>,
+    /// `additionalProperties` of the arm, as written.
+    pub additional: Additional,
+    /// Arms of which an unknown object must also match one (the catch-all's
+    /// own `oneOf`/`anyOf` of `$ref`s, as `CreateElicitationRequest`'s
+    /// scopes). Recorded, not checked on decode: the whole object is kept
+    /// anyway.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub one_of: Vec<String>,
+    pub one_of: Vec<Variant>,
 }
 
 impl Def {
@@ -596,7 +613,6 @@ impl Def {
 fn strip_docs(d: &mut Def) {
     d.docs = None;
     d.pointer.clear();
-    d.schema_text.clear();
     d.direction = Direction::default();
     match &mut d.kind {
         Kind::Struct(s) => {

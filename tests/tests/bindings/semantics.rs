@@ -138,19 +138,27 @@ fn request_ids_differ_between_versions() {
 }
 
 #[test]
-fn json_schema_of_generated_types_is_the_canonical_schema() {
+fn json_schema_of_generated_types_says_what_the_schema_says() {
     let schema = schemars::schema_for!(v2::UpdateSessionNotification);
     let value = schema.as_value();
     let defs = value["$defs"].as_object().expect("referenced types become definitions");
     for name in ["SessionUpdate", "ToolCallUpdate", "ToolKind", "ContentBlock", "SessionId"] {
         assert!(defs.contains_key(name), "missing definition {name}: {:?}", defs.keys().collect::<Vec<_>>());
     }
-    // The root is the canonical definition: its properties, with refs into `$defs`.
+    // The root is rendered from the model: its properties, with refs into `$defs`.
     assert_eq!(value["required"], json!(["sessionId", "update"]));
-    assert_eq!(value["properties"]["update"]["allOf"][0]["$ref"], json!("#/$defs/SessionUpdate"));
-    // The catch-all arm keeps its `not` guard; the `x-` keywords are kept.
+    assert_eq!(value["properties"]["update"]["$ref"], json!("#/$defs/SessionUpdate"));
+    assert_eq!(value["x-method"], json!("session/update"));
+    // Open enums keep their catch-all arm, open unions its `not` guard of the
+    // known tags; the `x-` keywords are kept.
     let tool_kind = &defs["ToolKind"]["anyOf"];
     assert_eq!(tool_kind.as_array().unwrap().last().unwrap()["title"], json!("unknown"));
+    let arms = defs["SessionUpdate"]["anyOf"].as_array().unwrap();
+    let other = arms.last().unwrap();
+    assert_eq!(other["title"], json!("other"));
+    let guarded = other["not"]["anyOf"].as_array().unwrap();
+    assert_eq!(guarded.len(), arms.len() - 1);
+    assert_eq!(guarded[0]["properties"]["sessionUpdate"]["const"], arms[0]["properties"]["sessionUpdate"]["const"]);
     assert_eq!(defs["ToolCallUpdate"]["properties"]["title"]["x-deserialize-default-on-error"], json!(true));
     // v1 and v2 types of the same name get distinct ids.
     let both = schemars::SchemaGenerator::default().into_root_schema_for::<(v1::ToolCallUpdate, v2::ToolCallUpdate)>();

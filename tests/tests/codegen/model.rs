@@ -158,3 +158,105 @@ fn model_references_match_every_ref_in_the_schema() {
         }
     }
 }
+
+fn strip_pointers(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.remove("pointer");
+            m.values_mut().for_each(strip_pointers);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_pointers),
+        _ => {}
+    }
+}
+
+/// The model, as JSON, without the pointers (a rendered fragment places
+/// things at other pointers: a nullable property's `anyOf`, an arm's
+/// properties merged with its discriminator).
+fn model_json(m: &Module) -> serde_json::Value {
+    let mut v = serde_json::to_value(&m.defs).expect("the model serializes");
+    strip_pointers(&mut v);
+    v
+}
+
+/// The schemars fragments are rendered from the model, and nothing the model
+/// knows is lost: a document made of the fragments of every definition lowers
+/// back to the same model (names, docs, sides, roles, direction, fields,
+/// arms, catch-alls, bounds, formats, `x-` flags), for the four vendored
+/// schemas and every fixture.
+#[test]
+fn schemars_fragments_lower_back_to_the_same_model() {
+    let root = root();
+    let mut files: Vec<PathBuf> =
+        ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"]
+            .iter()
+            .map(|r| root.join("schema").join(r))
+            .collect();
+    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(root.join("schema/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    fixtures.sort();
+    files.extend(fixtures);
+    for file in files {
+        let raw: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let m = xtask::lower::lower(&file, &raw).expect("lowers");
+        let doc = xtask::emit::schema::document(&m);
+        let again = xtask::lower::lower(&file, &doc)
+            .unwrap_or_else(|e| panic!("{}: the rendered document does not lower: {e}", file.display()));
+        let (want, got) = (model_json(&m), model_json(&again));
+        for (w, g) in want.as_array().unwrap().iter().zip(got.as_array().unwrap()) {
+            assert_eq!(g, w, "{}: {} changed through its rendered fragment", file.display(), w["name"]);
+        }
+        assert_eq!(got, want, "{}", file.display());
+    }
+}
+
+/// Every description, title and default of the file is in the rendered
+/// fragment of its definition, except around a one-arm `anyOf`, which the
+/// model reads as its arm (the envelopes' `ProxyNotification` params: a group
+/// of one payload): the group's description and the arm's title are not kept.
+#[test]
+fn schemars_fragments_keep_every_description_title_and_default() {
+    fn collect(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                let one_arm = ["anyOf", "oneOf"]
+                    .iter()
+                    .any(|k| m.get(*k).and_then(|a| a.as_array()).is_some_and(|a| a.len() == 1));
+                for (k, x) in m {
+                    if matches!(k.as_str(), "description" | "title" | "default") && !x.is_object() && !one_arm {
+                        out.insert(format!("{k}: {x}"));
+                    }
+                    match x.as_array() {
+                        Some(arms) if one_arm && matches!(k.as_str(), "anyOf" | "oneOf") => {
+                            // The arm's own title and description go with the group.
+                            for (kk, xx) in arms[0].as_object().into_iter().flatten() {
+                                if !matches!(kk.as_str(), "description" | "title") {
+                                    collect(xx, out);
+                                }
+                            }
+                        }
+                        _ => collect(x, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| collect(x, out)),
+            _ => {}
+        }
+    }
+    let mut lost = Vec::new();
+    for rel in ["v1/schema.unstable.json", "v2/schema.unstable.json"] {
+        let m = module(rel);
+        let raw: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(root().join("schema").join(rel)).unwrap()).unwrap();
+        for d in &m.defs {
+            let (mut want, mut got) = Default::default();
+            collect(&raw["$defs"][&d.name], &mut want);
+            collect(&xtask::emit::schema::render(d), &mut got);
+            lost.extend(want.difference(&got).map(|s| format!("{rel} {}: {s:.100}", d.name)));
+        }
+    }
+    assert!(lost.is_empty(), "the fragments lost {lost:#?}");
+}

@@ -75,7 +75,7 @@ impl<'a> Space<'a> {
                     let mut obj = Map::new();
                     obj.insert(tag.clone(), json!("_vendor_kind"));
                     for r in &c.required {
-                        let ty = c.typed.iter().find(|(k, _)| k == r).map(|(_, t)| t.clone());
+                        let ty = c.fields.iter().find(|f| &f.name == r).map(|f| f.ty.clone());
                         let v = ty.map_or(json!("x"), |t| self.value(&t, rng, depth + 1));
                         obj.insert(r.clone(), v);
                     }
@@ -119,7 +119,7 @@ impl<'a> Space<'a> {
                 let v = if *format == IntFormat::Int64 || *format == IntFormat::Int32 { v } else { v.max(0) };
                 json!(v as i64)
             }
-            Type::Number { min, max } => {
+            Type::Number { min, max, .. } => {
                 let (lo, hi) = (min.unwrap_or(-100.0), max.unwrap_or(100.0));
                 json!(lo + (hi - lo) * 0.25)
             }

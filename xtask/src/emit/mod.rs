@@ -13,6 +13,7 @@ use quote::{format_ident, quote};
 use crate::model::*;
 
 mod enums;
+pub mod schema;
 mod unions;
 
 pub use crate::plan::Gate;
@@ -148,8 +149,9 @@ impl Emitter {
         file.items.into_iter().map(|i| quote! { #cfg #i }).collect()
     }
 
-    /// `impl schemars::JsonSchema`: the item's own schema fragment, embedded,
-    /// with each `$ref` replaced by the generator's reference to that type.
+    /// `impl schemars::JsonSchema`: the item's schema fragment rendered from the
+    /// model ([`schema::render`]), embedded, with each `$ref` replaced by the
+    /// generator's reference to that type.
     fn json_schema(&self, def: &Def) -> Option<TokenStream> {
         if !self.schemars || (matches!(def.kind, Kind::Alias(_)) && def.method.is_none()) {
             return None;
@@ -157,7 +159,7 @@ impl Emitter {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let key = str_lit(&def.rust_name);
-        let json = str_lit(&def.schema_text);
+        let json = str_lit(&schema::render(def).to_string());
         // The `$defs` the fragment names: the model's references of the item and
         // of everything inline in it (inline items are not `$defs` themselves).
         let refs: std::collections::BTreeSet<&String> =
@@ -267,7 +269,7 @@ impl Emitter {
                     format!("{rt}::de::opt_int_in_range::<_, _, {}, {}, {}>", c(min), c(max), f.default_on_error)
                 })
             }
-            Type::Number { min, max } if min.is_some() || max.is_some() => {
+            Type::Number { min, max, .. } if min.is_some() || max.is_some() => {
                 let (min, max) = (min.unwrap_or(f64::NEG_INFINITY).to_bits(), max.unwrap_or(f64::INFINITY).to_bits());
                 Some(if f.required && !f.nullable {
                     format!("{rt}::de::float_in_range::<_, {min:#x}, {max:#x}>")
@@ -292,7 +294,7 @@ impl Emitter {
         match ty {
             Type::String { .. } | Type::Base64 | Type::Boolean => true,
             Type::Integer { .. } => ty.checked_bounds() == (None, None),
-            Type::Number { min, max } => min.is_none() && max.is_none(),
+            Type::Number { min, max, .. } => min.is_none() && max.is_none(),
             Type::Ref(name) => self.scalars.contains(name),
             _ => false,
         }

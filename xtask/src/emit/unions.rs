@@ -201,8 +201,9 @@ impl Emitter {
         if let Some(c) = &u.catch_all {
             let cn = ident(&c.rust_name);
             let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
-            let checks = c.typed.iter().map(|(k, t)| {
-                let (k, t) = (str_lit(k), self.ty(t));
+            let checks = c.fields.iter().map(|f| {
+                let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
+                let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
                 quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
             });
             arms.push(quote! {

@@ -18,7 +18,7 @@ impl Lowerer<'_> {
         for (i, v) in arr.iter().enumerate() {
             let s = v.as_str().ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
             let pointer = format!("{pointer}/{i}");
-            variants.push(EnumVariant { value: v.clone(), pointer, rust_name: type_ident(s), docs: None });
+            variants.push(EnumVariant { value: v.clone(), pointer, rust_name: type_ident(s), title: None, docs: None });
         }
         let e = Enum { repr: EnumRepr::String, variants, fallback: None };
         self.check_variant_names(e.variants.iter().map(|v| &v.rust_name), pointer)?;
@@ -68,11 +68,12 @@ impl Lowerer<'_> {
                     if variants.iter().any(|x: &EnumVariant| &x.value == v) {
                         return Err(self.err(&p, format!("duplicate enum value {v}")));
                     }
-                    variants.push(EnumVariant { value: v.clone(), pointer: p, rust_name, docs: Self::docs(a) });
+                    let (title, docs) = (Self::title(a), Self::docs(a));
+                    variants.push(EnumVariant { value: v.clone(), pointer: p, rust_name, title, docs });
                 }
                 None => {
                     let rust_name = type_ident(title.unwrap_or("other"));
-                    fallback = Some(Fallback { rust_name, pointer: p, docs: Self::docs(a) });
+                    fallback = Some(Fallback { rust_name, title: Self::title(a), pointer: p, docs: Self::docs(a) });
                 }
             }
         }
@@ -102,10 +103,14 @@ impl Lowerer<'_> {
         tag_hint: Option<(String, bool)>,
         inline: &mut Vec<Def>,
     ) -> Result<Union> {
+        let declared = parent.contains_key("discriminator");
         let tag = match tag_hint {
-            Some((t, lenient)) => Some(Tag { property: t, lenient }),
-            None => tag_of(arms).map(|property| Tag { property, lenient: false }),
+            Some((t, lenient)) => Some(Tag { property: t, lenient, declared }),
+            None => tag_of(arms).map(|property| Tag { property, lenient: false, declared }),
         };
+        if declared && tag.is_none() {
+            return Err(self.err(pointer, "a `discriminator` on a union whose arms fix no property with a `const`"));
+        }
         if let (Some(d), Some(t)) = (parent.get("discriminator"), &tag) {
             if d.get("propertyName").and_then(Value::as_str) != Some(t.property.as_str()) {
                 return Err(self.err(
@@ -154,7 +159,7 @@ impl Lowerer<'_> {
         inline: &mut Vec<Def>,
     ) -> Result<Variant> {
         let title = arm.get("title").and_then(Value::as_str);
-        let docs = Self::docs(arm);
+        let (docs, written_title) = (Self::docs(arm), Self::title(arm));
         let empty = Map::new();
         let props = match arm.get("properties") {
             Some(p) => self.object(p, &format!("{pointer}/properties"))?,
@@ -194,7 +199,8 @@ impl Lowerer<'_> {
                     )
                 }
             };
-            return Ok(Variant { rust_name, pointer: pointer.to_owned(), docs, tag: Some(tv.to_owned()), payload });
+            let (pointer, tag) = (pointer.to_owned(), Some(tv.to_owned()));
+            return Ok(Variant { rust_name, title: written_title, pointer, docs, tag, payload });
         }
         // An arm without a discriminator value.
         if let Some(t) = tag {
@@ -202,7 +208,8 @@ impl Lowerer<'_> {
                 if p.get("type") == Some(&Value::from("null")) && props.len() == 1 {
                     let rust_name = type_ident(title.unwrap_or("none"));
                     let pointer = pointer.to_owned();
-                    return Ok(Variant { rust_name, pointer, docs, tag: None, payload: Payload::NoTag });
+                    let title = written_title;
+                    return Ok(Variant { rust_name, title, pointer, docs, tag: None, payload: Payload::NoTag });
                 }
                 return Err(self
                     .err(pointer, format!("an arm that names the discriminator `{}` without a `const`", t.property)));
@@ -211,7 +218,8 @@ impl Lowerer<'_> {
         if let Some(target) = target {
             let rust_name = type_ident(title.unwrap_or(&target));
             let pointer = pointer.to_owned();
-            return Ok(Variant { rust_name, pointer, docs, tag: None, payload: Payload::Type(Type::Ref(target)) });
+            let payload = Payload::Type(Type::Ref(target));
+            return Ok(Variant { rust_name, title: written_title, pointer, docs, tag: None, payload });
         }
         let Some(title) = title else {
             return Err(self.err(pointer, "an untagged union arm needs a `title` or a `$ref` to name it"));
@@ -222,7 +230,8 @@ impl Lowerer<'_> {
         if nullable {
             return Err(self.err(pointer, "a nullable union arm is not supported"));
         }
-        Ok(Variant { rust_name, pointer: pointer.to_owned(), docs, tag: None, payload: Payload::Type(ty) })
+        let pointer = pointer.to_owned();
+        Ok(Variant { rust_name, title: written_title, pointer, docs, tag: None, payload: Payload::Type(ty) })
     }
 
     fn catch_all(&self, arm: &Obj, pointer: &str, tag: &str, known: &[&str]) -> Result<CatchAll> {
@@ -265,36 +274,50 @@ impl Lowerer<'_> {
             _ => return Err(self.err(pointer, format!("the catch-all arm must declare `{tag}` as a string"))),
         }
         let required = self.required(&a, pointer)?.into_iter().filter(|r| r != tag).collect();
-        let mut typed = Vec::new();
+        let additional = match a.get("additionalProperties") {
+            None => Additional::Absent,
+            Some(Value::Bool(true)) => Additional::True,
+            Some(Value::Bool(false)) => Additional::False,
+            Some(_) => {
+                return Err(self.err(pointer, "typed `additionalProperties` in a catch-all arm is not supported"))
+            }
+        };
+        let mut fields = Vec::new();
         for (k, v) in &props {
             if k == tag {
                 continue;
             }
             let p = format!("{pointer}/properties/{}", escape(k));
-            let (ty, _) = self.ty(self.object(v, &p)?, &p, "CatchAllField", &mut Vec::new())?;
-            if matches!(&ty, Type::Ref(r) if !self.defs.contains_key(r)) {
+            let mut nested = Vec::new();
+            let f = self.field("CatchAll", k, v, &p, false, &mut nested)?;
+            if !nested.is_empty() {
                 return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
             }
-            typed.push((k.clone(), ty));
+            fields.push(f);
         }
         let mut one_of = Vec::new();
         if let Some(key) = ["oneOf", "anyOf"].into_iter().find(|k| a.contains_key(*k)) {
             for (i, arm) in self.arms(&a, key, pointer)?.into_iter().enumerate() {
                 let p = format!("{pointer}/{key}/{i}");
-                match self.all_of_ref(arm, &p)? {
-                    Some(target) => one_of.push(target),
-                    None => return Err(self.err(&p, "an arm of a catch-all's own union must be a `$ref`")),
+                self.check_keywords(arm, &p)?;
+                if self.all_of_ref(arm, &p)?.is_none() {
+                    return Err(self.err(&p, "an arm of a catch-all's own union must be a `$ref`"));
                 }
+                one_of.push(self.variant("CatchAll", arm, &p, None, &mut Vec::new())?);
             }
         }
-        let title = a.get("title").and_then(Value::as_str).unwrap_or("other");
+        let tag_docs = props.get(tag).and_then(Value::as_object).and_then(Self::docs);
+        let title = Self::title(&a);
         Ok(CatchAll {
-            one_of,
-            rust_name: type_ident(title),
+            rust_name: type_ident(title.as_deref().unwrap_or("other")),
+            title,
             pointer: pointer.to_owned(),
             docs: Self::docs(&a),
+            tag_docs,
             required,
-            typed,
+            fields,
+            additional,
+            one_of,
         })
     }
 }

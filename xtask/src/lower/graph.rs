@@ -64,10 +64,14 @@ fn direct_refs(d: &Def) -> BTreeSet<String> {
                 }
             }
             if let Some(c) = &u.catch_all {
-                for (_, t) in &c.typed {
-                    t.refs(&mut out);
+                for f in &c.fields {
+                    f.ty.refs(&mut out);
                 }
-                out.extend(c.one_of.iter().map(String::as_str));
+                for v in &c.one_of {
+                    if let Payload::Type(t) = &v.payload {
+                        t.refs(&mut out);
+                    }
+                }
             }
         }
         Kind::Newtype(t) => t.refs(&mut out),

@@ -223,6 +223,10 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    fn title(s: &Obj) -> Option<String> {
+        s.get("title").and_then(Value::as_str).map(str::to_owned)
+    }
+
     fn def(&self, name: &str, schema: &Value, pointer: &str) -> Result<Def> {
         let s = self.object(schema, pointer)?;
         self.check_keywords(s, pointer)?;
@@ -237,7 +241,6 @@ impl<'a> Lowerer<'a> {
             envelope: self.flag(s, "x-docs-ignore", pointer)?,
             kind,
             inline,
-            schema_text: schema.to_string(),
             upsert: None,
             refs: Vec::new(),
             direction: Direction::default(),
@@ -254,7 +257,6 @@ impl<'a> Lowerer<'a> {
             envelope: false,
             kind,
             inline,
-            schema_text: Value::Object(s.clone()).to_string(),
             upsert: None,
             refs: Vec::new(),
             direction: Direction::default(),
@@ -515,7 +517,11 @@ impl<'a> Lowerer<'a> {
             }
             Some("string") => self.string(s, pointer)?,
             Some("integer") => self.integer(s, pointer)?,
-            Some("number") => Type::Number { min: num(s, "minimum"), max: num(s, "maximum") },
+            Some("number") => Type::Number {
+                format: s.get("format").and_then(Value::as_str).map(str::to_owned),
+                min: num(s, "minimum"),
+                max: num(s, "maximum"),
+            },
             Some("boolean") => Type::Boolean,
             Some("null") => Type::Null,
             Some("array") => {
