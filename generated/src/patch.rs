@@ -405,6 +405,33 @@ pub mod field {
             (_, later) => later,
         }
     }
+
+    /// The operations of a nested field, keyed by its patch type: `P:
+    /// Nested<T>` holds exactly when `T: Patchable<Patch = P>`. The derive's
+    /// patch struct is generic over the patch type of each nested field and
+    /// bounds its impls by this trait, so that a field type that is not
+    /// `Patchable` fails once, at the single `where T: Patchable` bound the
+    /// derive writes on the field's span, instead of at every use.
+    pub trait Nested<T>: Sized {
+        /// [`apply_nested`].
+        fn apply(slot: &mut T, p: Patch<T, Self>);
+        /// [`diff_nested`].
+        fn diff(old: &T, new: &T) -> Patch<T, Self>;
+        /// [`then_nested`].
+        fn then(earlier: Patch<T, Self>, later: Patch<T, Self>) -> Patch<T, Self>;
+    }
+
+    impl<T: Patchable + Clone + PartialEq + Default> Nested<T> for <T as Patchable>::Patch {
+        fn apply(slot: &mut T, p: Patch<T, Self>) {
+            apply_nested(slot, p)
+        }
+        fn diff(old: &T, new: &T) -> Patch<T, Self> {
+            diff_nested(old, new)
+        }
+        fn then(earlier: Patch<T, Self>, later: Patch<T, Self>) -> Patch<T, Self> {
+            then_nested(earlier, later)
+        }
+    }
 }
 
 impl<T: fmt::Display, P> fmt::Display for Patch<T, P> {

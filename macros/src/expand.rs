@@ -17,8 +17,11 @@ pub fn expand(e: &Entity) -> TokenStream {
     let mut empties = Vec::new();
     let mut applies = Vec::new();
     let mut diffs = Vec::new();
-    let mut assertions = Vec::new();
     let mut setters = Vec::new();
+    // One generic parameter per nested field: the field's patch type.
+    let mut params = Vec::new();
+    let mut bounds = Vec::new();
+    let mut aliased = Vec::new();
     for f in &fields {
         let (id, ty, docs) = (&f.ident, &f.ty, &f.docs);
         let renames = &f.serde_attrs;
@@ -80,19 +83,22 @@ pub fn expand(e: &Entity) -> TokenStream {
                 quote!(::acp_bindings::patch::field::then_by_key(self.#id, later.#id)),
             ),
             Rule::Nested => {
-                assertions.push(quote_spanned! {ty.span()=>
-                    const _: fn() = || {
-                        fn assert_patchable<T: ::acp_bindings::Patchable>() {}
-                        assert_patchable::<#ty>();
-                    };
-                });
-                (
-                    quote_spanned!(ty.span()=> ::acp_bindings::Patch<#ty, <#ty as ::acp_bindings::Patchable>::Patch>),
+                // `where Cursor: Patchable<Patch = __P0>` on the one `Patchable`
+                // impl, at the field's span: the only place that needs the
+                // field's type to be patchable, so misuse is one error.
+                let param = quote::format_ident!("__P{}", params.len());
+                bounds.push(quote_spanned! {ty.span()=> #ty: ::acp_bindings::Patchable<Patch = #param>});
+                aliased.push(quote!(<#ty as ::acp_bindings::Patchable>::Patch));
+                let ops = quote!(<#param as ::acp_bindings::patch::field::Nested<#ty>>);
+                let r = (
+                    quote!(::acp_bindings::Patch<#ty, #param>),
                     "nested_lenient",
-                    quote!(::acp_bindings::patch::field::apply_nested(&mut self.#id, patch.#id)),
-                    quote!(::acp_bindings::patch::field::diff_nested(&self.#id, &newer.#id)),
-                    quote!(::acp_bindings::patch::field::then_nested(self.#id, later.#id)),
-                )
+                    quote!(#ops::apply(&mut self.#id, patch.#id)),
+                    quote!(#ops::diff(&self.#id, &newer.#id)),
+                    quote!(#ops::then(self.#id, later.#id)),
+                );
+                params.push(param);
+                r
             }
             Rule::Key | Rule::Required | Rule::Skip => unreachable!("handled above"),
         };
@@ -136,20 +142,52 @@ pub fn expand(e: &Entity) -> TokenStream {
     let non_exhaustive = if e.non_exhaustive { quote!(#[non_exhaustive]) } else { quote!() };
     let new_doc = " A patch with the key (and required fields) that changes nothing else.";
     let empties = if empties.is_empty() { quote!(true) } else { quote!(#(#empties)&&*) };
+    // With nested fields the patch struct is generic over their patch types
+    // (`{Patch}Of<__P0, ...>`) and `{Patch}` names it with the real ones.
+    let nested = !params.is_empty();
+    let generic = quote::format_ident!("{}Of", patch);
+    let (item, gen) = if nested { (&generic, quote!(<#(#params),*>)) } else { (patch, quote!()) };
+    let ops_bounds = params.iter().zip(e.fields.iter().filter(|f| f.rule == Rule::Nested)).map(|(p, f)| {
+        let ty = &f.ty;
+        quote!(#p: ::acp_bindings::patch::field::Nested<#ty>)
+    });
+    let ops_where = if nested { quote!(where #(#ops_bounds),*) } else { quote!() };
+    let patchable_where = if nested { quote!(where #(#bounds),*) } else { quote!() };
+    let de_bound = if nested {
+        let b = params.iter().map(|p| format!("{p}: ::serde::de::DeserializeOwned")).collect::<Vec<_>>().join(", ");
+        quote!(#[serde(bound(deserialize = #b))])
+    } else {
+        quote!()
+    };
+    let (alias, generic_doc) = if nested {
+        let alias_doc = format!(" The wire patch of [`{name}`], with the patch types of its nested fields.");
+        let generic_doc = format!(
+            " [`{patch}`], generic over the patch type of each nested field (the derive's bounds need the \
+             parameters; use [`{patch}`])."
+        );
+        (
+            quote! { #[doc = #alias_doc] #vis type #patch = #generic<#(#aliased),*>; },
+            quote! { #[doc = ""] #[doc = #generic_doc] },
+        )
+    } else {
+        (quote!(), quote!())
+    };
     quote! {
-        #(#assertions)*
+        #alias
 
         #(#container_docs)*
         #[doc = ""]
         #[doc = #patch_doc]
+        #generic_doc
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
         #non_exhaustive
         #(#serde_attrs)*
-        #vis struct #patch {
+        #de_bound
+        #vis struct #item #gen {
             #(#patch_fields)*
         }
 
-        impl #patch {
+        impl #gen #item #gen {
             #[doc = #new_doc]
             pub fn new(#(#new_params),*) -> Self {
                 Self { #(#new_inits),* }
@@ -158,7 +196,7 @@ pub fn expand(e: &Entity) -> TokenStream {
             #(#setters)*
         }
 
-        impl ::acp_bindings::PatchOps for #patch {
+        impl #gen ::acp_bindings::PatchOps for #item #gen #ops_where {
             fn then(self, later: Self) -> Self {
                 Self { #(#thens),* }
             }
@@ -168,21 +206,21 @@ pub fn expand(e: &Entity) -> TokenStream {
             }
         }
 
-        impl ::acp_bindings::Patchable for #name {
-            type Patch = #patch;
+        impl #gen ::acp_bindings::Patchable for #name #patchable_where {
+            type Patch = #item #gen;
 
-            fn apply(&mut self, patch: #patch) {
+            fn apply(&mut self, patch: Self::Patch) {
                 #(#applies)*
             }
 
-            fn from_patch(patch: #patch) -> Self {
+            fn from_patch(patch: Self::Patch) -> Self {
                 let mut entity = Self { #(#key_init),* };
                 ::acp_bindings::Patchable::apply(&mut entity, patch);
                 entity
             }
 
-            fn diff(&self, newer: &Self) -> #patch {
-                #patch { #(#diffs),* }
+            fn diff(&self, newer: &Self) -> Self::Patch {
+                #item { #(#diffs),* }
             }
         }
     }
