@@ -5,6 +5,7 @@ pub mod flattened_unions;
 pub mod methods_and_envelopes;
 pub mod open_enums;
 pub mod scalars_and_names;
+pub mod string_rules;
 pub mod tagged_unions;
 pub mod untagged_unions;
 pub mod x_keywords;

@@ -352,12 +352,16 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Type {
-    /// A string; `format` (uri, date-time, regex, ...) is documentation only.
+    /// A string; `format` (uri, date-time, regex, ...) is documentation only;
+    /// `minLength` (in Unicode code points) and `pattern` (a regular
+    /// expression, unanchored as in JSON Schema) are checked on decode.
     String {
         #[serde(skip_serializing_if = "Option::is_none")]
         format: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         min_length: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pattern: Option<String>,
     },
     /// A string with `contentEncoding: base64`.
     Base64,
@@ -419,6 +423,17 @@ impl Type {
                 (min.filter(|m| *m > lo), max.filter(|m| *m < hi))
             }
             _ => (None, None),
+        }
+    }
+
+    /// The `minLength` and `pattern` decoding must check, if the type is a
+    /// string that has either (`minLength: 0` checks nothing).
+    pub fn string_rule(&self) -> Option<(u64, Option<&str>)> {
+        match self {
+            Type::String { min_length, pattern, .. } if min_length.unwrap_or(0) > 0 || pattern.is_some() => {
+                Some((min_length.unwrap_or(0), pattern.as_deref()))
+            }
+            _ => None,
         }
     }
 

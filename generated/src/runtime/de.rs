@@ -148,6 +148,88 @@ fn check_float(v: f64, min: u64, max: u64) -> Result<f64, serde_json::Error> {
     Ok(v)
 }
 
+/// A string property's `minLength` and `pattern`, checked on decode. The
+/// generator writes one hidden implementation per constrained property.
+pub trait StrRule {
+    /// Where the property is in the schema (`#/$defs/Cost/properties/currency`).
+    const POINTER: &'static str;
+    /// `minLength`, in Unicode code points (0: none).
+    const MIN_LENGTH: usize;
+    /// `pattern`, if any.
+    fn pattern() -> Option<&'static Pattern>;
+}
+
+/// A JSON Schema `pattern`, compiled on first use. As in JSON Schema it is
+/// not anchored: `^` and `$` in the pattern anchor it. The generator compiles
+/// every pattern when it reads the schema, so compiling here cannot fail.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    regex: std::sync::OnceLock<regex_lite::Regex>,
+}
+
+impl Pattern {
+    /// A pattern, not compiled yet.
+    pub const fn new(source: &'static str) -> Pattern {
+        Pattern { source, regex: std::sync::OnceLock::new() }
+    }
+
+    /// The pattern as the schema writes it.
+    pub fn as_str(&self) -> &'static str {
+        self.source
+    }
+
+    /// Whether `text` matches somewhere (JSON Schema's unanchored rule).
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex
+            .get_or_init(|| regex_lite::Regex::new(self.source).expect("the generator checks every pattern"))
+            .is_match(text)
+    }
+}
+
+fn check_str<R: StrRule>(v: String) -> Result<String, serde_json::Error> {
+    if R::MIN_LENGTH > 0 && v.chars().count() < R::MIN_LENGTH {
+        return Err(serde_json::Error::custom(format_args!(
+            "{v:?} is shorter than the {} character(s) `minLength` of {} asks for",
+            R::MIN_LENGTH,
+            R::POINTER
+        )));
+    }
+    if let Some(p) = R::pattern() {
+        if !p.is_match(&v) {
+            return Err(serde_json::Error::custom(format_args!(
+                "{v:?} does not match the `pattern` {:?} of {}",
+                p.as_str(),
+                R::POINTER
+            )));
+        }
+    }
+    Ok(v)
+}
+
+/// A required string property with `minLength` / `pattern`.
+pub fn checked_str<'de, D: Deserializer<'de>, R: StrRule>(deserializer: D) -> Result<String, D::Error> {
+    check_str::<R>(String::deserialize(deserializer)?).map_err(D::Error::custom)
+}
+
+/// An optional or nullable string property with `minLength` / `pattern`;
+/// `LENIENT` applies default-on-error (a value that breaks the rule decodes
+/// as the default).
+pub fn opt_checked_str<'de, D, F, R, const LENIENT: bool>(deserializer: D) -> Result<F, D::Error>
+where
+    D: Deserializer<'de>,
+    F: Shape<Inner = String>,
+    R: StrRule,
+{
+    let value = Value::deserialize(deserializer)?;
+    let decoded = match value {
+        Value::Null => F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a string")),
+        Value::String(s) => check_str::<R>(s).map(F::wrap),
+        other => Err(serde_json::Error::invalid_type(unexpected(&other), &"a string")),
+    };
+    finish::<D, F>(decoded, LENIENT)
+}
+
 /// A required integer with `minimum`/`maximum` beyond its format's range.
 pub fn int_in_range<'de, D, T, const MIN: i128, const MAX: i128>(deserializer: D) -> Result<T, D::Error>
 where

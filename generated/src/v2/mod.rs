@@ -22107,7 +22107,12 @@ pub struct Notice {
     #[serde(rename = "severity")]
     pub severity: NoticeSeverity,
     /// Required non-empty plain-text title that can stand alone.
-    #[serde(rename = "title")]
+    ///
+    /// At least 1 character(s) (`minLength`, checked on decode).
+    #[serde(
+        rename = "title",
+        deserialize_with = "crate::runtime::de::checked_str::<_, __StrRule__defs_Notice_properties_title>"
+    )]
     pub title: ::std::string::String,
     /// Optional plain-text detail or guidance.
     ///
@@ -22162,6 +22167,17 @@ impl Notice {
     ) -> Self {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
+    }
+}
+/// `minLength` / `pattern` of `title`, checked on decode.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __StrRule__defs_Notice_properties_title;
+impl crate::runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
+    const POINTER: &'static str = "#/$defs/Notice/properties/title";
+    const MIN_LENGTH: usize = 1usize;
+    fn pattern() -> ::core::option::Option<&'static crate::runtime::de::Pattern> {
+        ::core::option::Option::None
     }
 }
 #[cfg(feature = "schemars")]

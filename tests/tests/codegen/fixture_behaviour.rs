@@ -279,3 +279,31 @@ fn typed_dispatch_on_a_fixture() {
 fn raw(text: &str) -> Box<serde_json::value::RawValue> {
     serde_json::value::RawValue::from_string(text.to_owned()).unwrap()
 }
+
+#[test]
+fn string_pattern_and_min_length_are_checked_with_their_pointer() {
+    use acp_bindings::runtime::Nullable;
+    use string_rules::Cost;
+    let c = exact::<Cost>(json!({"amount": 1.5, "currency": "EUR", "note": "paid", "tag": "_x"}));
+    assert_eq!((c.currency.as_str(), c.tag.as_deref()), ("EUR", Some("_x")));
+    assert_eq!(c.note, Nullable::Value("paid".to_owned()));
+    // The pattern is JSON Schema's: unanchored, so `^` / `$` anchor it.
+    exact::<Cost>(json!({"amount": 2.5, "currency": "USD", "tag": "abc"}));
+    rejected::<Cost>(
+        json!({"amount": 1, "currency": "usd"}),
+        r#""usd" does not match the `pattern` "^[A-Z]{3}$" of #/$defs/Cost/properties/currency"#,
+    );
+    rejected::<Cost>(json!({"amount": 1, "currency": "EURO"}), "#/$defs/Cost/properties/currency");
+    rejected::<Cost>(
+        json!({"amount": 1, "currency": "EUR", "tag": "a"}),
+        "shorter than the 2 character(s) `minLength` of #/$defs/Cost/properties/tag",
+    );
+    rejected::<Cost>(json!({"amount": 1, "currency": "EUR", "tag": "A1"}), "#/$defs/Cost/properties/tag");
+    // minLength counts code points, not bytes.
+    rejected::<Cost>(json!({"amount": 1, "currency": "EUR", "tag": "é"}), "minLength");
+    // Default-on-error: a value that breaks the rule decodes as the default.
+    let (c, again) = decode::<Cost>(json!({"amount": 1, "currency": "EUR", "note": ""}));
+    assert_eq!((c.note, again), (Nullable::Absent, json!({"amount": 1.0, "currency": "EUR"})));
+    let c = exact::<Cost>(json!({"amount": 1.5, "currency": "EUR", "note": null}));
+    assert_eq!(c.note, Nullable::Null);
+}

@@ -246,10 +246,59 @@ impl Emitter {
         quote! { #[serde( #(#parts),* )] }
     }
 
+    /// The name of the hidden type carrying a string property's `minLength` /
+    /// `pattern` (from the property's pointer, unique in the schema file).
+    fn str_rule_name(f: &Field) -> String {
+        let tail: String = f.pointer.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        format!("__StrRule{tail}")
+    }
+
+    /// The hidden rule type of a string property with `minLength` or
+    /// `pattern`, if it has either.
+    fn str_rule(&self, f: &Field) -> Option<TokenStream> {
+        let (min, pattern) = f.ty.string_rule()?;
+        let rt = &self.rt;
+        let name = ident(&Self::str_rule_name(f));
+        let pointer = str_lit(&format!("#{}", f.pointer));
+        let min = usize::try_from(min).unwrap_or(usize::MAX);
+        let pattern = match pattern {
+            Some(p) => {
+                let p = str_lit(p);
+                quote! {
+                    static PATTERN: #rt::de::Pattern = #rt::de::Pattern::new(#p);
+                    ::core::option::Option::Some(&PATTERN)
+                }
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let doc = format!(" `minLength` / `pattern` of `{}`, checked on decode.", f.name);
+        Some(quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            pub struct #name;
+            impl #rt::de::StrRule for #name {
+                const POINTER: &'static str = #pointer;
+                const MIN_LENGTH: usize = #min;
+                fn pattern() -> ::core::option::Option<&'static #rt::de::Pattern> {
+                    #pattern
+                }
+            }
+        })
+    }
+
     /// The `deserialize_with` helper a field needs, if any.
     fn deserialize_with(&self, f: &Field) -> Option<String> {
         let rt = self.rt.to_string().replace(' ', "");
         let optional = !f.required;
+        if f.ty.string_rule().is_some() {
+            let rule = Self::str_rule_name(f);
+            return Some(if f.required && !f.nullable {
+                format!("{rt}::de::checked_str::<_, {rule}>")
+            } else {
+                format!("{rt}::de::opt_checked_str::<_, _, {rule}, {}>", f.default_on_error)
+            });
+        }
         match &f.ty {
             Type::Integer { format, .. } if f.ty.checked_bounds() != (None, None) => {
                 let (lo, hi) = format.range();
@@ -292,7 +341,8 @@ impl Emitter {
 
     fn is_scalar(&self, ty: &Type) -> bool {
         match ty {
-            Type::String { .. } | Type::Base64 | Type::Boolean => true,
+            Type::String { .. } => ty.string_rule().is_none(),
+            Type::Base64 | Type::Boolean => true,
             Type::Integer { .. } => ty.checked_bounds() == (None, None),
             Type::Number { min, max, .. } => min.is_none() && max.is_none(),
             Type::Ref(name) => self.scalars.contains(name),
@@ -307,7 +357,17 @@ impl Emitter {
             notes.push(format!("Schema default when omitted: `{d}` (never written back)."));
         }
         match &f.ty {
-            Type::String { format: Some(fmt), .. } => notes.push(format!("Format: `{fmt}`.")),
+            Type::String { format, min_length, pattern } => {
+                if let Some(fmt) = format {
+                    notes.push(format!("Format: `{fmt}`."));
+                }
+                if let Some(n) = min_length.filter(|n| *n > 0) {
+                    notes.push(format!("At least {n} character(s) (`minLength`, checked on decode)."));
+                }
+                if let Some(p) = pattern {
+                    notes.push(format!("Matches the pattern `{p}` (`pattern`, checked on decode)."));
+                }
+            }
             Type::Array { min_items: Some(n), .. } => notes.push(format!("At least {n} item(s) (`minItems`).")),
             _ => {}
         }
@@ -412,6 +472,7 @@ impl Emitter {
             pub struct #name { #(#fields)* }
         }];
         items.push(self.builder(def, s));
+        items.extend(s.fields.iter().filter_map(|f| self.str_rule(f)));
         items
     }
 

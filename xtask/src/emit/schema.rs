@@ -179,10 +179,11 @@ impl Renderer<'_> {
         let mut o = Obj::new();
         let mut kind = |k: &str| o.insert("type".into(), k.into());
         match t {
-            Type::String { format, min_length } => {
+            Type::String { format, min_length, pattern } => {
                 kind("string");
                 put(&mut o, "format", format.clone());
                 put(&mut o, "minLength", *min_length);
+                put(&mut o, "pattern", pattern.clone());
             }
             Type::Base64 => {
                 kind("string");

@@ -230,6 +230,7 @@ impl Lowerer<'_> {
         if nullable {
             return Err(self.err(pointer, "a nullable union arm is not supported"));
         }
+        self.unchecked_rule(&ty, pointer)?;
         let pointer = pointer.to_owned();
         Ok(Variant { rust_name, title: written_title, pointer, docs, tag: None, payload: Payload::Type(ty) })
     }
@@ -293,6 +294,7 @@ impl Lowerer<'_> {
             if !nested.is_empty() {
                 return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
             }
+            self.unchecked_rule(&f.ty, &p)?;
             fields.push(f);
         }
         let mut one_of = Vec::new();

@@ -37,6 +37,7 @@ const KNOWN_KEYWORDS: &[&str] = &[
     "minimum",
     "not",
     "oneOf",
+    "pattern",
     "properties",
     "required",
     "title",
@@ -287,6 +288,7 @@ impl<'a> Lowerer<'a> {
             if nullable {
                 return Err(self.err(pointer, "a nullable definition is only understood as a union with a `null` arm"));
             }
+            self.unchecked_rule(&ty, pointer)?;
             return Ok(Kind::Newtype(ty));
         }
         Ok(Kind::Any)
@@ -429,6 +431,9 @@ impl<'a> Lowerer<'a> {
             default: s.get("default").cloned(),
         };
         let is_list = matches!(f.ty, Type::Array { .. });
+        if f.ty.string_rule().is_some() && f.default_on_null {
+            return Err(self.err(pointer, "`x-deserialize-default-on-null` beside `minLength` or `pattern`"));
+        }
         if f.skip_invalid_items && !is_list {
             return Err(self.err(pointer, "`x-deserialize-skip-invalid-items` on a property that is not an array"));
         }
@@ -532,6 +537,7 @@ impl<'a> Lowerer<'a> {
                 if item_null {
                     return Err(self.err(&ip, "nullable array items are not supported"));
                 }
+                self.unchecked_rule(&item, &ip)?;
                 Type::Array { items: Box::new(item), min_items: s.get("minItems").and_then(Value::as_u64) }
             }
             Some("object") => {
@@ -553,6 +559,7 @@ impl<'a> Lowerer<'a> {
                             if vnull {
                                 return Err(self.err(&ap, "nullable map values are not supported"));
                             }
+                            self.unchecked_rule(&values, &ap)?;
                             Type::Map { values: Box::new(values) }
                         }
                     }
@@ -574,7 +581,24 @@ impl<'a> Lowerer<'a> {
             Some(Value::String(f)) => Some(f.clone()),
             Some(_) => return Err(self.err(pointer, "`format` must be a string")),
         };
-        Ok(Type::String { format, min_length: s.get("minLength").and_then(Value::as_u64) })
+        let min_length = match s.get("minLength") {
+            None => None,
+            Some(v) => Some(v.as_u64().ok_or_else(|| self.err(pointer, "`minLength` must be a non-negative integer"))?),
+        };
+        let pattern = match s.get("pattern") {
+            None => None,
+            Some(Value::String(p)) => {
+                if let Err(e) = regex_lite::Regex::new(p) {
+                    return Err(self.err(
+                        &format!("{pointer}/pattern"),
+                        format!("`pattern` {p:?} is not a regular expression the bindings can check: {e}"),
+                    ));
+                }
+                Some(p.clone())
+            }
+            Some(_) => return Err(self.err(pointer, "`pattern` must be a string")),
+        };
+        Ok(Type::String { format, min_length, pattern })
     }
 
     fn integer(&self, s: &Obj, pointer: &str) -> Result<Type> {
@@ -611,6 +635,19 @@ impl<'a> Lowerer<'a> {
     }
 
     // ---- checks --------------------------------------------------------------
+
+    /// `minLength` and `pattern` are checked on object properties only; anywhere
+    /// else they would be silently ignored, so they are an error.
+    fn unchecked_rule(&self, ty: &Type, pointer: &str) -> Result<()> {
+        if ty.string_rule().is_some() {
+            return Err(self.err(
+                pointer,
+                "`minLength` / `pattern` are checked on object properties only, not on items, map values, \
+                 union arms or whole definitions",
+            ));
+        }
+        Ok(())
+    }
 
     fn check_names(&self, module: &Module) -> Result<()> {
         let mut seen: BTreeMap<String, &Def> = BTreeMap::new();
