@@ -78,6 +78,7 @@ fn layout(dir: &Path, locked: bool) -> Layout {
         root: dir.to_path_buf(),
         schema_dir: dir.join("schema"),
         locked,
+        upserts: xtask::load::UpsertFile::beside(&dir.join("schema")),
         out_dir: dir.join("out"),
         fixtures: None,
         registry: None,

@@ -29,6 +29,9 @@ pub struct Layout {
     pub schema_dir: PathBuf,
     /// Check `schema_dir` against its lock file (the vendored directory).
     pub locked: bool,
+    /// The upsert configuration, and whether an entry that does not fit is an
+    /// error (the vendored schema) or a warning (a preview).
+    pub upserts: crate::load::UpsertFile,
     /// The directory that receives `v1/mod.rs` and `v2/mod.rs`.
     pub out_dir: PathBuf,
     /// Fixture schemas and the directory their Rust goes to.
@@ -44,6 +47,7 @@ impl Layout {
             root: root.to_path_buf(),
             schema_dir: root.join("schema"),
             locked: true,
+            upserts: crate::load::UpsertFile::beside(&root.join("schema")),
             out_dir: root.join("generated/src"),
             fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
             registry: Some(root.join("tools/src/registry.rs")),
@@ -99,16 +103,37 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     let mut registries = Vec::new();
     let mut sources = Vec::new();
     let mut warnings = Vec::new();
-    for version in ["v1", "v2"] {
+    let versions = crate::load::versions(&layout.schema_dir);
+    if versions.is_empty() {
+        return Err(Error::Read {
+            file: display_path(&layout.root, &layout.schema_dir),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no schema files (expected `v1/schema.json`, `v1/schema.unstable.json`, `v2/schema.json`, \
+                 `v2/schema.unstable.json`, or the pre-2.0 `schema.json`)",
+            ),
+        });
+    }
+    for held in versions {
+        let version = held.version;
         let start = Instant::now();
-        let stable =
-            crate::load::module(&layout.root, &layout.schema_dir, &format!("{version}/schema.json"), lock.as_ref())?;
-        let unstable = crate::load::module(
-            &layout.root,
-            &layout.schema_dir,
-            &format!("{version}/schema.unstable.json"),
-            lock.as_ref(),
-        )?;
+        let read =
+            |rel: &str| crate::load::module_with(&layout.root, &layout.schema_dir, rel, lock.as_ref(), &layout.upserts);
+        // A version with one file: a stable schema alone is generated as is;
+        // an unstable schema alone is generated behind `unstable`.
+        let (stable, unstable) = match (held.stable, held.unstable) {
+            (Some(s), Some(u)) => (read(s)?, read(u)?),
+            (Some(s), None) => {
+                let m = read(s)?;
+                (m.clone(), m)
+            }
+            (None, Some(u)) => {
+                let m = read(u)?;
+                let empty = Module { source: m.source.clone(), defs: Vec::new(), warnings: Vec::new() };
+                (empty, m)
+            }
+            (None, None) => unreachable!("`versions` lists versions with a file"),
+        };
         for w in stable.warnings.iter().chain(&unstable.warnings) {
             if !warnings.contains(w) {
                 warnings.push(w.clone());
@@ -133,16 +158,22 @@ pub fn generate(layout: &Layout) -> Result<Output> {
                 #registry
             }
         });
-        sources.extend([stable.source.clone(), unstable.source.clone()]);
+        // The files read, once each (a version may have only one).
+        let read: Vec<&Module> = match (held.stable, held.unstable) {
+            (Some(_), Some(_)) => vec![&stable, &unstable],
+            (Some(_), None) => vec![&stable],
+            _ => vec![&unstable],
+        };
+        let names: Vec<&str> = read.iter().map(|m| m.source.as_str()).collect();
+        sources.extend(names.iter().map(|s| s.to_string()));
         let doc = format!(
             " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
         );
-        let (text, count) =
-            render_counted(&[&stable.source, &unstable.source], &doc, items, &format!("{version}/mod.rs"))?;
+        let (text, count) = render_counted(&names, &doc, items, &format!("{version}/mod.rs"))?;
         files.push((layout.out_dir.join(version).join("mod.rs"), text));
         stats.push(Stat {
-            schemas: vec![stable.source.clone(), unstable.source.clone()],
-            defs: vec![stable.defs.len(), unstable.defs.len()],
+            schemas: names.iter().map(|s| s.to_string()).collect(),
+            defs: read.iter().map(|m| m.defs.len()).collect(),
             items: count,
             millis: start.elapsed().as_millis(),
         });

@@ -20,11 +20,19 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::load::UpsertFile;
 use crate::lock::Lock;
 
 /// Lowers `dir/rel` and renders the model, or only the named definitions.
-pub fn render(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, only: &[String]) -> Result<String> {
-    let module = crate::load::module(root, dir, rel, lock)?;
+pub fn render(
+    root: &Path,
+    dir: &Path,
+    rel: &str,
+    lock: Option<&Lock>,
+    upserts: &UpsertFile,
+    only: &[String],
+) -> Result<String> {
+    let module = crate::load::module_with(root, dir, rel, lock, upserts)?;
     let defs: Vec<&crate::model::Def> = if only.is_empty() {
         module.defs.iter().collect()
     } else {
@@ -37,9 +45,16 @@ pub fn render(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, only: &[S
 }
 
 /// The Rust plan of `version` (both of its schemas), or of the named items.
-pub fn render_plan(root: &Path, dir: &Path, version: &str, lock: Option<&Lock>, only: &[String]) -> Result<String> {
-    let stable = crate::load::module(root, dir, &format!("{version}/schema.json"), lock)?;
-    let unstable = crate::load::module(root, dir, &format!("{version}/schema.unstable.json"), lock)?;
+pub fn render_plan(
+    root: &Path,
+    dir: &Path,
+    version: &str,
+    lock: Option<&Lock>,
+    upserts: &UpsertFile,
+    only: &[String],
+) -> Result<String> {
+    let stable = crate::load::module_with(root, dir, &format!("{version}/schema.json"), lock, upserts)?;
+    let unstable = crate::load::module_with(root, dir, &format!("{version}/schema.unstable.json"), lock, upserts)?;
     let plan = crate::plan::Plan::version(&stable, &unstable);
     if let Some(name) = only.iter().find(|name| !plan.items.iter().any(|i| &i.name == *name)) {
         return Err(missing(&unstable.source, name));

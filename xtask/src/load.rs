@@ -57,19 +57,84 @@ fn json_message(e: &serde_json::Error) -> String {
     }
 }
 
+/// Which upsert configuration to attach, and how strictly.
+#[derive(Debug, Clone)]
+pub struct UpsertFile {
+    /// `upserts.json` (absent: no upserts).
+    pub path: PathBuf,
+    /// An entry that does not fit the schema is an error (the vendored
+    /// schema) rather than a warning that leaves the entry out (a preview of
+    /// another revision).
+    pub strict: bool,
+}
+
+impl UpsertFile {
+    /// `dir/upserts.json`, strict: the vendored directory's own configuration.
+    pub fn beside(dir: &Path) -> UpsertFile {
+        UpsertFile { path: dir.join("upserts.json"), strict: true }
+    }
+}
+
+/// The protocol version of a schema file, from its path in the directory:
+/// `v1/...`, `v2/...`, or the pre-2.0 `schema.json` (v1).
+pub fn version_of(rel: &str) -> &str {
+    match rel.split_once('/') {
+        Some((v, _)) => v,
+        None => "v1",
+    }
+}
+
+/// The schema files of one protocol version in a directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionFiles {
+    /// `v1` or `v2`.
+    pub version: &'static str,
+    /// The stable schema, if the directory has it.
+    pub stable: Option<&'static str>,
+    /// The unstable schema, if the directory has it.
+    pub unstable: Option<&'static str>,
+}
+
+/// The versions a schema directory holds, in either layout: `v1/` and `v2/`
+/// with `schema.json` and `schema.unstable.json` (2.0 on), or the pre-2.0
+/// `schema.json` (v1) with `v2/schema.unstable.json` (1.x). A version with
+/// only one of its two files is listed with that one.
+pub fn versions(dir: &Path) -> Vec<VersionFiles> {
+    let has = |rel: &str| dir.join(rel).is_file();
+    let pick = |candidates: &[&'static str]| candidates.iter().copied().find(|r| has(r));
+    [
+        VersionFiles {
+            version: "v1",
+            stable: pick(&["v1/schema.json", crate::lock::LEGACY_FILE]),
+            unstable: pick(&["v1/schema.unstable.json"]),
+        },
+        VersionFiles { version: "v2", stable: pick(&["v2/schema.json"]), unstable: pick(&["v2/schema.unstable.json"]) },
+    ]
+    .into_iter()
+    .filter(|v| v.stable.is_some() || v.unstable.is_some())
+    .collect()
+}
+
 /// Reads `dir/rel` (checked against `lock` when given) and lowers it with the
-/// upsert configuration `dir/upserts.json` of its protocol version (the first
-/// path segment of `rel`), if that file exists. Paths in messages and in the
-/// module are shown relative to `root`.
+/// upsert configuration `dir/upserts.json` of its protocol version, if that
+/// file exists. Paths in messages and in the module are shown relative to
+/// `root`.
 pub fn module(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result<Module> {
+    module_with(root, dir, rel, lock, &UpsertFile::beside(dir))
+}
+
+/// [`module`] with the upsert configuration given.
+pub fn module_with(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, upserts: &UpsertFile) -> Result<Module> {
     let file = read_schema(dir, rel, lock)?;
-    let config_path = dir.join("upserts.json");
-    let config_label = display_path(root, &config_path);
+    let config_label = display_path(root, &upserts.path);
     let configs =
-        if config_path.is_file() { crate::upserts::read(&config_path, &config_label)? } else { Default::default() };
-    let version = rel.split('/').next().unwrap_or_default();
-    let upserts = configs.get(version).map(|c| (c, config_label.as_path()));
-    crate::lower::lower_with(&display_path(root, &file.path), &file.json, upserts)
+        if upserts.path.is_file() { crate::upserts::read(&upserts.path, &config_label)? } else { Default::default() };
+    let applied = configs.get(version_of(rel)).map(|config| crate::upserts::Applied {
+        config,
+        label: config_label.as_path(),
+        strict: upserts.strict,
+    });
+    crate::lower::lower_with(&display_path(root, &file.path), &file.json, applied)
 }
 
 /// `path` relative to `root` when it is inside it (for headers and messages).

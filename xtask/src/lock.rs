@@ -16,6 +16,14 @@ pub const LOCK_FILE: &str = "acp-schema.lock";
 pub const SCHEMA_FILES: [&str; 4] =
     ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"];
 
+/// The v1 schema of packages before 2.0 (which ship it beside
+/// `v2/schema.unstable.json` from 1.x on).
+pub const LEGACY_FILE: &str = "schema.json";
+
+/// Every schema file a published package may hold, in either layout.
+pub const ALL_FILES: [&str; 5] =
+    ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json", LEGACY_FILE];
+
 /// The contents of the lock file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -27,6 +27,11 @@ enum Command {
         /// Write `v1/mod.rs` and `v2/mod.rs` into this directory.
         #[arg(long, requires = "schema")]
         out: Option<PathBuf>,
+        /// The upsert configuration of a `--schema` preview (default: the project's
+        /// reviewed `schema/upserts.json`); an entry that does not fit the previewed
+        /// schema is a warning and is left out.
+        #[arg(long, requires = "schema")]
+        upserts: Option<PathBuf>,
     },
     /// Print the schema model of one schema file as JSON: every definition with its
     /// JSON pointers, references, direction (methods, senders, readers) and upsert rules.
@@ -44,6 +49,10 @@ enum Command {
         /// item's gate and each field's representation).
         #[arg(long)]
         plan: bool,
+        /// The upsert configuration of a `--schema` preview (default: the project's
+        /// reviewed `schema/upserts.json`); an entry that does not fit is a warning.
+        #[arg(long, requires = "schema")]
+        upserts: Option<PathBuf>,
         /// Only these definitions (by schema name); all when none is given.
         defs: Vec<String>,
     },
@@ -86,6 +95,12 @@ enum SchemaCommand {
     },
 }
 
+/// The upsert configuration of a `--schema` preview: the given file, or the
+/// project's reviewed one; entries that do not fit are warnings.
+fn preview_upserts(root: &std::path::Path, file: Option<PathBuf>) -> xtask::load::UpsertFile {
+    xtask::load::UpsertFile { path: file.unwrap_or_else(|| root.join("schema/upserts.json")), strict: false }
+}
+
 fn repo_root() -> PathBuf {
     // xtask/ lives directly under the workspace root.
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -96,12 +111,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = repo_root();
     match cli.command {
-        Command::Codegen { check, schema, out } => {
+        Command::Codegen { check, schema, out, upserts } => {
             let layout = match (schema, out) {
                 (Some(schema_dir), Some(out_dir)) => Layout {
                     root: std::env::current_dir().unwrap_or_default(),
                     schema_dir,
                     locked: false,
+                    upserts: preview_upserts(&root, upserts),
                     out_dir,
                     fixtures: None,
                     registry: None,
@@ -136,7 +152,8 @@ fn main() -> ExitCode {
             println!("wrote {} files", output.files.len());
             ExitCode::SUCCESS
         }
-        Command::Ir { schema, version, unstable, plan, defs } => {
+        Command::Ir { schema, version, unstable, plan, upserts, defs } => {
+            let preview = schema.is_some();
             let (dir, lock) = match schema {
                 Some(dir) => (dir, None),
                 None => {
@@ -147,12 +164,18 @@ fn main() -> ExitCode {
                     }
                 }
             };
-            let file = if unstable { "schema.unstable.json" } else { "schema.json" };
+            let upserts = if preview { preview_upserts(&root, upserts) } else { xtask::load::UpsertFile::beside(&dir) };
+            // The file of that version the directory has (either layout).
+            let held = xtask::load::versions(&dir).into_iter().find(|v| v.version == version);
+            let rel = match held.and_then(|v| if unstable { v.unstable } else { v.stable }) {
+                Some(rel) => rel.to_owned(),
+                None => format!("{version}/{}", if unstable { "schema.unstable.json" } else { "schema.json" }),
+            };
             let base = if dir.starts_with(&root) { root.clone() } else { std::env::current_dir().unwrap_or_default() };
             let rendered = if plan {
-                xtask::ir::render_plan(&base, &dir, &version, lock.as_ref(), &defs)
+                xtask::ir::render_plan(&base, &dir, &version, lock.as_ref(), &upserts, &defs)
             } else {
-                xtask::ir::render(&base, &dir, &format!("{version}/{file}"), lock.as_ref(), &defs)
+                xtask::ir::render(&base, &dir, &rel, lock.as_ref(), &upserts, &defs)
             };
             match rendered {
                 Ok(text) => {

@@ -1,5 +1,11 @@
-//! `cargo xtask schema pull`: vendors the four schema files from the npm
-//! package `@agentclientprotocol/sdk` and records their hashes.
+//! `cargo xtask schema pull`: vendors the schema files of the npm package
+//! `@agentclientprotocol/sdk` and records their hashes.
+//!
+//! Packages from 2.0 on ship four files (`v1/` and `v2/`, each with
+//! `schema.json` and `schema.unstable.json`); earlier ones ship the v1
+//! `schema.json` alone, with `v2/schema.unstable.json` from 1.x on. Whatever
+//! subset a package has is vendored; schema files of the directory that the
+//! package does not have are removed, so the directory is the package's.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -8,7 +14,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use crate::lock::{sha256, Lock, LOCK_FILE, SCHEMA_FILES};
+use crate::lock::{sha256, Lock, ALL_FILES, LOCK_FILE};
 
 /// The npm package the schema is published in.
 pub const PACKAGE: &str = "@agentclientprotocol/sdk";
@@ -56,19 +62,30 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
     for (rel, bytes) in &files {
         serde_json::from_slice::<serde_json::Value>(bytes).with_context(|| format!("{rel}: not valid JSON"))?;
     }
+    let stale: Vec<PathBuf> = ALL_FILES
+        .iter()
+        .filter(|rel| !files.contains_key(**rel))
+        .map(|rel| schema_dir.join(rel))
+        .filter(|p| p.is_file())
+        .collect();
     let mut outputs: Vec<(PathBuf, Vec<u8>)> = files.into_iter().map(|(rel, b)| (schema_dir.join(rel), b)).collect();
     outputs.push((schema_dir.join(LOCK_FILE), lock.render().into_bytes()));
-    crate::write::write_all(&outputs, &[])?;
+    crate::write::write_all(&outputs, &stale)?;
     Ok(lock)
 }
 
 fn from_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
     let base = if dir.join("schema").is_dir() { dir.join("schema") } else { dir.to_path_buf() };
     let mut out = BTreeMap::new();
-    for rel in SCHEMA_FILES {
+    for rel in ALL_FILES {
         let path = base.join(rel);
-        let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
-        out.insert(rel.to_owned(), bytes);
+        if path.is_file() {
+            let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+            out.insert(rel.to_owned(), bytes);
+        }
+    }
+    if out.is_empty() {
+        bail!("{}: no schema files (looked for {})", base.display(), ALL_FILES.join(", "));
     }
     Ok(out)
 }
@@ -81,17 +98,19 @@ fn from_tgz(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
         let mut entry = entry.with_context(|| format!("{}: corrupt archive", path.display()))?;
         let name = entry.path()?.to_string_lossy().into_owned();
         if let Some(rel) = name.strip_prefix("package/schema/") {
-            if SCHEMA_FILES.contains(&rel) {
+            if ALL_FILES.contains(&rel) {
                 let mut bytes = Vec::new();
                 entry.read_to_end(&mut bytes)?;
                 out.insert(rel.to_owned(), bytes);
             }
         }
     }
-    for rel in SCHEMA_FILES {
-        if !out.contains_key(rel) {
-            bail!("{}: the package has no `schema/{rel}`", path.display());
-        }
+    if out.is_empty() {
+        bail!(
+            "{}: the package has no schema files (looked for `schema/{}`)",
+            path.display(),
+            ALL_FILES.join("`, `schema/")
+        );
     }
     Ok(out)
 }

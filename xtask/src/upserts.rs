@@ -24,6 +24,17 @@ struct File {
 /// The configured upserts of one protocol version, by wire definition name.
 pub type Config = BTreeMap<String, Upsert>;
 
+/// A configuration to attach while lowering.
+#[derive(Debug, Clone, Copy)]
+pub struct Applied<'a> {
+    /// The upserts of the module's protocol version.
+    pub config: &'a Config,
+    /// The configuration file, as errors and warnings name it.
+    pub label: &'a Path,
+    /// Whether an entry that does not fit is an error (see [`apply`]).
+    pub strict: bool,
+}
+
 /// Reads the configuration; returns the upserts of each protocol version
 /// (only `v2` has any).
 pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Config>> {
@@ -39,8 +50,12 @@ pub fn read(path: &Path, label: &Path) -> Result<BTreeMap<String, Config>> {
 
 /// Checks the configuration against a module and attaches it to the
 /// configured definitions. Returns the warnings.
-pub fn apply(module: &mut Module, config: &BTreeMap<String, Upsert>, label: &Path) -> Result<Vec<String>> {
-    let err = |pointer: String, message: String| Error::Schema { file: label.to_path_buf(), pointer, message };
+///
+/// `strict` (the vendored schema): an entry that does not fit the schema is
+/// an error. Otherwise (a preview of another schema revision) it is a warning
+/// naming the entry, and the entry is left out: the definition is generated as
+/// a plain struct and no state struct is made for it.
+pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -> Result<Vec<String>> {
     let mut warnings = Vec::new();
     let names: Vec<String> = module.defs.iter().map(|d| d.name.clone()).collect();
     let enums: BTreeMap<String, Vec<Value>> = module
@@ -51,69 +66,35 @@ pub fn apply(module: &mut Module, config: &BTreeMap<String, Upsert>, label: &Pat
             _ => None,
         })
         .collect();
+    let source = module.source.clone();
     for (name, upsert) in config {
         let Some(def) = module.defs.iter_mut().find(|d| &d.name == name) else {
-            // An upsert of the unstable schema is absent from the stable one.
+            // An upsert of the unstable schema is absent from the stable one
+            // (and an older revision may not have it at all).
             continue;
         };
-        if names.contains(&upsert.state) {
-            return Err(err(
-                format!("#/v2/{name}/state"),
-                format!("state `{}` collides with a definition of that name", upsert.state),
-            ));
-        }
-        let Kind::Struct(s) = &def.kind else {
-            return Err(err(format!("#/v2/{name}"), format!("`{name}` is not an object definition")));
-        };
-        for (prop, rule) in &upsert.fields {
-            let Some(f) = s.fields.iter().find(|f| &f.name == prop) else {
-                return Err(err(format!("#/v2/{name}/fields/{prop}"), format!("`{name}` has no property `{prop}`")));
-            };
-            if let Rule::Reset { reset } = rule {
-                let known = match &f.ty {
-                    crate::model::Type::Ref(r) => enums.get(r).is_some_and(|vals| vals.contains(reset)),
-                    _ => false,
-                };
-                if !known {
-                    return Err(err(
-                        format!("#/v2/{name}/fields/{prop}"),
-                        format!("`reset` {reset} is not a known value of the enum of `{name}.{prop}`"),
-                    ));
-                }
-            }
-            let ok = match rule {
-                Rule::Required => f.required,
-                Rule::List => !f.required && matches!(f.ty, crate::model::Type::Array { .. }),
-                _ => !f.required,
-            };
-            if !ok {
-                return Err(err(
-                    format!("#/v2/{name}/fields/{prop}"),
-                    format!("rule {rule:?} does not fit `{name}.{prop}`"),
-                ));
+        // A preview keeps what fits: a rule for a property the revision lacks,
+        // or one that does not fit its property, is dropped with a warning.
+        let mut upsert = upsert.clone();
+        if !strict {
+            if let Kind::Struct(s) = &def.kind {
+                upsert.fields.retain(|prop, rule| match field_problem(s, name, prop, rule, &enums) {
+                    None => true,
+                    Some((pointer, message)) => {
+                        warnings.push(format!("{}: {pointer}: {message}: rule left out for {source}", label.display()));
+                        false
+                    }
+                });
             }
         }
-        if let Some(key) = &upsert.key {
-            if !s.fields.iter().any(|f| &f.name == key && f.required) {
-                return Err(err(format!("#/v2/{name}/key"), format!("`{name}` has no required property `{key}`")));
+        match check(def, name, &upsert, &names, &enums, &mut warnings) {
+            Ok(()) => def.upsert = Some(upsert),
+            Err((pointer, message)) if strict => {
+                return Err(Error::Schema { file: label.to_path_buf(), pointer, message });
             }
+            Err((pointer, message)) => warnings
+                .push(format!("{}: {pointer}: {message}: upsert `{name}` left out for {source}", label.display())),
         }
-        for f in &s.fields {
-            let classified = upsert.fields.contains_key(&f.name) || upsert.key.as_ref() == Some(&f.name);
-            if !classified && f.nullable && !f.required {
-                warnings.push(format!(
-                    "upsert `{name}`: nullable optional property `{}` has no rule in schema/upserts.json",
-                    f.name
-                ));
-            }
-            if !classified && f.required {
-                return Err(err(
-                    format!("#/v2/{name}/fields"),
-                    format!("required property `{}` of `{name}` needs a rule", f.name),
-                ));
-            }
-        }
-        def.upsert = Some(upsert.clone());
     }
     for d in &module.defs {
         let speaks = d.docs.as_deref().is_some_and(|t| {
@@ -131,4 +112,80 @@ pub fn apply(module: &mut Module, config: &BTreeMap<String, Upsert>, label: &Pat
         }
     }
     Ok(warnings)
+}
+
+/// Checks one entry against its definition: `Err((pointer in the
+/// configuration, message))` when it does not fit.
+fn check(
+    def: &crate::model::Def,
+    name: &str,
+    upsert: &Upsert,
+    names: &[String],
+    enums: &BTreeMap<String, Vec<Value>>,
+    warnings: &mut Vec<String>,
+) -> std::result::Result<(), (String, String)> {
+    if names.contains(&upsert.state) {
+        return Err((
+            format!("#/v2/{name}/state"),
+            format!("state `{}` collides with a definition of that name", upsert.state),
+        ));
+    }
+    let Kind::Struct(s) = &def.kind else {
+        return Err((format!("#/v2/{name}"), format!("`{name}` is not an object definition")));
+    };
+    for (prop, rule) in &upsert.fields {
+        if let Some(problem) = field_problem(s, name, prop, rule, enums) {
+            return Err(problem);
+        }
+    }
+    if let Some(key) = &upsert.key {
+        if !s.fields.iter().any(|f| &f.name == key && f.required) {
+            return Err((format!("#/v2/{name}/key"), format!("`{name}` has no required property `{key}`")));
+        }
+    }
+    for f in &s.fields {
+        let classified = upsert.fields.contains_key(&f.name) || upsert.key.as_ref() == Some(&f.name);
+        if !classified && f.nullable && !f.required {
+            warnings.push(format!(
+                "upsert `{name}`: nullable optional property `{}` has no rule in schema/upserts.json",
+                f.name
+            ));
+        }
+        if !classified && f.required {
+            return Err((
+                format!("#/v2/{name}/fields"),
+                format!("required property `{}` of `{name}` needs a rule", f.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why one property rule does not fit its definition, if it does not.
+fn field_problem(
+    s: &crate::model::Struct,
+    name: &str,
+    prop: &str,
+    rule: &Rule,
+    enums: &BTreeMap<String, Vec<Value>>,
+) -> Option<(String, String)> {
+    let pointer = format!("#/v2/{name}/fields/{prop}");
+    let Some(f) = s.fields.iter().find(|f| f.name == prop) else {
+        return Some((pointer, format!("`{name}` has no property `{prop}`")));
+    };
+    if let Rule::Reset { reset } = rule {
+        let known = match &f.ty {
+            crate::model::Type::Ref(r) => enums.get(r).is_some_and(|vals| vals.contains(reset)),
+            _ => false,
+        };
+        if !known {
+            return Some((pointer, format!("`reset` {reset} is not a known value of the enum of `{name}.{prop}`")));
+        }
+    }
+    let ok = match rule {
+        Rule::Required => f.required,
+        Rule::List => !f.required && matches!(f.ty, crate::model::Type::Array { .. }),
+        _ => !f.required,
+    };
+    (!ok).then(|| (pointer, format!("rule {rule:?} does not fit `{name}.{prop}`")))
 }

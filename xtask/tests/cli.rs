@@ -234,3 +234,110 @@ fn schema_pull_removes_its_scratch_directory_when_npm_fails() {
     assert!(!into.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Packages before 2.0 ship the v1 `schema.json` alone, with
+/// `v2/schema.unstable.json` from 1.x on: pull vendors that subset (removing
+/// the other layout's files), and a preview generates both versions, v2
+/// behind `unstable` (it only has the unstable file).
+#[test]
+fn pre_2_0_layout_is_pulled_and_previewed() {
+    let dir = scratch("legacy");
+    let pkg = dir.join("pkg/schema");
+    std::fs::create_dir_all(pkg.join("v2")).unwrap();
+    std::fs::copy(root().join("schema/v1/schema.json"), pkg.join("schema.json")).unwrap();
+    std::fs::copy(root().join("schema/v2/schema.unstable.json"), pkg.join("v2/schema.unstable.json")).unwrap();
+    let into = dir.join("schema");
+    let pull = |version: &str, from: &Path| {
+        xtask(&[
+            "schema",
+            "pull",
+            "--version",
+            version,
+            "--from",
+            from.to_str().unwrap(),
+            "--schema-dir",
+            into.to_str().unwrap(),
+        ])
+    };
+    let o = pull("2.4.0", &root().join("schema"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = pull("1.9.0", &dir.join("pkg"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(2 files)"));
+    assert!(into.join("schema.json").is_file() && into.join("v2/schema.unstable.json").is_file());
+    for gone in ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json"] {
+        assert!(!into.join(gone).exists(), "{gone} of the previous package must be removed");
+    }
+    let lock = std::fs::read_to_string(into.join("acp-schema.lock")).unwrap();
+    assert!(lock.contains("\"schema.json\"") && lock.contains("1.9.0"), "{lock}");
+
+    let out = dir.join("out");
+    let o = xtask(&["codegen", "--schema", into.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("schema.json: 178 defs read"), "{stdout}");
+    let v1 = std::fs::read_to_string(out.join("v1/mod.rs")).unwrap();
+    assert!(v1.contains("schema.json`.") && !v1.contains("feature = \"unstable\""));
+    let v2 = std::fs::read_to_string(out.join("v2/mod.rs")).unwrap();
+    // Every item of v2 is behind `unstable` (`TYPE_NAMES` and the `rpc`
+    // module gate their entries one by one).
+    let file = syn::parse_file(&v2).expect("generated Rust parses");
+    let ungated: Vec<String> = file
+        .items
+        .iter()
+        .filter(|i| {
+            let attrs = match i {
+                syn::Item::Struct(x) => &x.attrs,
+                syn::Item::Enum(x) => &x.attrs,
+                syn::Item::Impl(x) => &x.attrs,
+                syn::Item::Const(x) if x.ident != "TYPE_NAMES" => &x.attrs,
+                syn::Item::Mod(x) if x.ident != "rpc" => &x.attrs,
+                syn::Item::Type(x) => &x.attrs,
+                _ => return false,
+            };
+            !attrs.iter().any(|a| quote::quote!(#a).to_string().contains("feature = \"unstable\""))
+        })
+        .map(|i| quote::quote!(#i).to_string().chars().take(80).collect())
+        .collect();
+    assert!(file.items.len() > 100);
+    assert!(ungated.is_empty(), "items of an unstable-only version without the gate: {ungated:#?}");
+    let o = xtask(&["ir", "--schema", into.to_str().unwrap(), "v1", "StopReason"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\"name\": \"StopReason\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A preview uses the project's reviewed upsert configuration, or the one
+/// given; an entry that does not fit is a warning and the output still builds
+/// its other upserts.
+#[test]
+fn preview_upserts_that_do_not_fit_are_warnings() {
+    let dir = scratch("preview-upserts");
+    let conf = dir.join("upserts.json");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("schema/upserts.json")).unwrap()).unwrap();
+    config["v2"]["ToolCallUpdate"]["fields"]["sparkle"] = serde_json::json!("replace");
+    config["v2"]["NoSuchUpdate"] = serde_json::json!({"state": "NoSuch", "key": "id", "fields": {}});
+    std::fs::write(&conf, config.to_string()).unwrap();
+    let out = dir.join("out");
+    let schema = root().join("schema");
+    let args = [
+        "codegen",
+        "--schema",
+        schema.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--upserts",
+        conf.to_str().unwrap(),
+    ];
+    let o = xtask(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("#/v2/ToolCallUpdate/fields/sparkle: `ToolCallUpdate` has no property `sparkle`: rule left out"),
+        "{err}"
+    );
+    let v2 = std::fs::read_to_string(out.join("v2/mod.rs")).unwrap();
+    assert!(v2.contains("pub struct ToolCall "), "the upsert's other rules still apply");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

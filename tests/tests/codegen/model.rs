@@ -55,11 +55,12 @@ fn ir_output_for_tool_call_update_and_stop_reason() {
     let root = root();
     let lock = xtask::lock::Lock::read(&root.join("schema")).expect("lock");
     let schema = root.join("schema");
-    let v2 = xtask::ir::render(&root, &schema, "v2/schema.json", Some(&lock), &["ToolCallUpdate".into()]).unwrap();
+    let up = xtask::load::UpsertFile::beside(&schema);
+    let v2 = xtask::ir::render(&root, &schema, "v2/schema.json", Some(&lock), &up, &["ToolCallUpdate".into()]).unwrap();
     insta::assert_snapshot!("ir_v2_ToolCallUpdate", v2);
-    let v1 = xtask::ir::render(&root, &schema, "v1/schema.json", Some(&lock), &["StopReason".into()]).unwrap();
+    let v1 = xtask::ir::render(&root, &schema, "v1/schema.json", Some(&lock), &up, &["StopReason".into()]).unwrap();
     insta::assert_snapshot!("ir_v1_StopReason", v1);
-    let missing = xtask::ir::render(&root, &schema, "v2/schema.json", Some(&lock), &["StopReason".into()]);
+    let missing = xtask::ir::render(&root, &schema, "v2/schema.json", Some(&lock), &up, &["StopReason".into()]);
     assert_eq!(missing.unwrap_err().to_string(), "schema/v2/schema.json: #/$defs: no definition `StopReason`");
 }
 

@@ -102,7 +102,7 @@ pub fn lower(file: &Path, root: &Value) -> Result<Module> {
 
 /// Lowers a whole schema file, attaching the upsert configuration (checked
 /// against the definitions; `label` names the configuration file in errors).
-pub fn lower_with(file: &Path, root: &Value, upserts: Option<(&crate::upserts::Config, &Path)>) -> Result<Module> {
+pub fn lower_with(file: &Path, root: &Value, upserts: Option<crate::upserts::Applied<'_>>) -> Result<Module> {
     let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new() };
     let root = l.object(root, "")?;
     for key in root.keys() {
@@ -122,8 +122,8 @@ pub fn lower_with(file: &Path, root: &Value, upserts: Option<(&crate::upserts::C
     }
     let mut module = Module { source: file.display().to_string(), defs: out, warnings: Vec::new() };
     l.check_names(&module)?;
-    if let Some((config, label)) = upserts {
-        module.warnings = crate::upserts::apply(&mut module, config, label)?;
+    if let Some(a) = upserts {
+        module.warnings = crate::upserts::apply(&mut module, a.config, a.label, a.strict)?;
     }
     graph::link(&mut module, &file.display().to_string())?;
     Ok(module)
