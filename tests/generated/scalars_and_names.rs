@@ -259,7 +259,7 @@ pub struct Limits {
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
         deserialize_with = "::acp_bindings::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, false>"
     )]
-    pub priority: ::acp_bindings::runtime::Nullable<f64>,
+    pub priority: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>,
     /// The `offset` property.
     #[serde(
         rename = "offset",
@@ -312,7 +312,10 @@ impl Limits {
     }
     /// Sets `priority`.
     #[must_use]
-    pub fn priority(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn priority(
+        mut self,
+        value: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
+    ) -> Self {
         self.priority = ::acp_bindings::runtime::Nullable::Value(value.into());
         self
     }

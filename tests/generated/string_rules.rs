@@ -14,7 +14,7 @@
 pub struct Cost {
     /// The `amount` property.
     #[serde(rename = "amount")]
-    pub amount: f64,
+    pub amount: ::acp_bindings::runtime::Number,
     /// ISO 4217 code.
     ///
     /// Matches the pattern `^[A-Z]{3}$` (`pattern`, checked on decode).
@@ -48,7 +48,7 @@ pub struct Cost {
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
     pub fn new(
-        amount: impl ::core::convert::Into<f64>,
+        amount: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
         currency: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
         Self {

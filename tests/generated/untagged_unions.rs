@@ -167,7 +167,7 @@ pub enum ContentValue {
     /// The `Integer` arm.
     Integer(i64),
     /// The `Number` arm.
-    Number(f64),
+    Number(::acp_bindings::runtime::Number),
     /// The `Boolean` arm.
     Boolean(bool),
     /// The `StringArray` arm.

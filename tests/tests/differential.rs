@@ -51,6 +51,11 @@ fn classify(input: &Value, ours: &Value, theirs: &Value, counts: &mut BTreeMap<S
             }
             (Some(_), None, Some(_)) if i == f => "ours drops a field the official crate keeps",
             (Some(_), None, Some(v)) if is_default(v) => "default-on-error: official writes the default, ours omits",
+            (Some(Value::Number(n)), Some(_), Some(Value::Number(m)))
+                if i == o && (n.is_i64() || n.is_u64()) && m.is_f64() =>
+            {
+                "official rewrites an integer in a `number` field as a decimal (50 -> 50.0)"
+            }
             (Some(_), Some(_), Some(_)) if i == o => "official changes a value",
             (Some(_), Some(_), Some(_)) if i == f => "ours changes a value",
             _ => "UNCLASSIFIED",

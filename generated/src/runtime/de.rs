@@ -9,7 +9,7 @@ use serde::de::{DeserializeOwned, Error, Unexpected};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{JsonObject, Nullable};
+use super::{JsonObject, Nullable, Number};
 
 /// How a field's Rust type represents "no value" and "a value".
 pub trait Shape: Default {
@@ -140,12 +140,12 @@ fn check_int<T: Copy + Into<i128> + std::fmt::Display>(v: T, min: i128, max: i12
     Ok(v)
 }
 
-fn check_float(v: f64, min: u64, max: u64) -> Result<f64, serde_json::Error> {
-    let (min, max) = (f64::from_bits(min), f64::from_bits(max));
+fn check_float(n: Number, min: u64, max: u64) -> Result<Number, serde_json::Error> {
+    let (min, max, v) = (f64::from_bits(min), f64::from_bits(max), n.as_f64());
     if !(v >= min && v <= max) {
-        return Err(out_of_range(v, &min.to_string(), &max.to_string()));
+        return Err(out_of_range(n, &min.to_string(), &max.to_string()));
     }
-    Ok(v)
+    Ok(n)
 }
 
 /// A string property's `minLength` and `pattern`, checked on decode. The
@@ -258,11 +258,11 @@ where
 }
 
 /// A required number with bounds, given as `f64::to_bits`.
-pub fn float_in_range<'de, D, const MIN: u64, const MAX: u64>(deserializer: D) -> Result<f64, D::Error>
+pub fn float_in_range<'de, D, const MIN: u64, const MAX: u64>(deserializer: D) -> Result<Number, D::Error>
 where
     D: Deserializer<'de>,
 {
-    check_float(f64::deserialize(deserializer)?, MIN, MAX).map_err(D::Error::custom)
+    check_float(Number::deserialize(deserializer)?, MIN, MAX).map_err(D::Error::custom)
 }
 
 /// An optional number with bounds; `LENIENT` applies default-on-error.
@@ -271,13 +271,13 @@ pub fn opt_float_in_range<'de, D, F, const MIN: u64, const MAX: u64, const LENIE
 ) -> Result<F, D::Error>
 where
     D: Deserializer<'de>,
-    F: Shape<Inner = f64>,
+    F: Shape<Inner = Number>,
 {
     let value = Value::deserialize(deserializer)?;
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a number"))
     } else {
-        f64::deserialize(value).and_then(|v| check_float(v, MIN, MAX)).map(F::wrap)
+        Number::deserialize(value).and_then(|v| check_float(v, MIN, MAX)).map(F::wrap)
     };
     finish::<D, F>(decoded, LENIENT)
 }
@@ -650,15 +650,15 @@ impl Scalar for bool {
     }
 }
 
-impl Scalar for f64 {
+impl Scalar for Number {
     fn from_i64(v: i64) -> Option<Self> {
-        Some(v as f64)
+        Some(v.into())
     }
     fn from_u64(v: u64) -> Option<Self> {
-        Some(v as f64)
+        Some(v.into())
     }
     fn from_f64(v: f64) -> Option<Self> {
-        Some(v)
+        Some(v.into())
     }
 }
 

@@ -8,6 +8,7 @@ mod base64;
 #[doc(hidden)]
 pub mod de;
 mod nullable;
+mod number;
 pub mod rpc;
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
@@ -18,6 +19,7 @@ mod unknown;
 
 pub use self::base64::Base64String;
 pub use self::nullable::{ExplicitNull, Nullable};
+pub use self::number::Number;
 pub use self::unknown::{ParseEnumError, UnknownInteger, UnknownString, UnknownVariant};
 
 /// The JSON object type used for `_meta` and other free-form objects.

@@ -2389,7 +2389,7 @@ pub struct Annotations {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
-    pub priority: crate::runtime::Nullable<f64>,
+    pub priority: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -2433,7 +2433,10 @@ impl Annotations {
     }
     /// Sets `priority`.
     #[must_use]
-    pub fn priority(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn priority(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.priority = crate::runtime::Nullable::Value(value.into());
         self
     }
@@ -5931,7 +5934,7 @@ pub struct NumberPropertySchema {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub minimum: crate::runtime::Nullable<f64>,
+    pub minimum: crate::runtime::Nullable<crate::runtime::Number>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
@@ -5940,7 +5943,7 @@ pub struct NumberPropertySchema {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub maximum: crate::runtime::Nullable<f64>,
+    pub maximum: crate::runtime::Nullable<crate::runtime::Number>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
@@ -5950,7 +5953,7 @@ pub struct NumberPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
-    pub default: crate::runtime::Nullable<f64>,
+    pub default: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -5998,19 +6001,28 @@ impl NumberPropertySchema {
     }
     /// Sets `minimum`.
     #[must_use]
-    pub fn minimum(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn minimum(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.minimum = crate::runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `maximum`.
     #[must_use]
-    pub fn maximum(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn maximum(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.maximum = crate::runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `default`.
     #[must_use]
-    pub fn default(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn default(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.default = crate::runtime::Nullable::Value(value.into());
         self
     }
@@ -17299,7 +17311,7 @@ impl ::schemars::JsonSchema for SessionInfoUpdate {
 pub struct Cost {
     /// Total cumulative cost for session.
     #[serde(rename = "amount")]
-    pub amount: f64,
+    pub amount: crate::runtime::Number,
     /// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
     /// unit such as "credits".
     #[serde(rename = "currency")]
@@ -17320,7 +17332,7 @@ pub struct Cost {
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
     pub fn new(
-        amount: impl ::core::convert::Into<f64>,
+        amount: impl ::core::convert::Into<crate::runtime::Number>,
         currency: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
@@ -25472,7 +25484,7 @@ pub enum ElicitationContentValue {
     /// Integer value accepted in elicitation response content.
     Integer(i64),
     /// Number value accepted in elicitation response content.
-    Number(f64),
+    Number(crate::runtime::Number),
     /// Boolean value accepted in elicitation response content.
     Boolean(bool),
     /// String array value accepted in elicitation response content.

@@ -2039,7 +2039,7 @@ pub struct Annotations {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, true>"
     )]
-    pub priority: crate::runtime::Nullable<f64>,
+    pub priority: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -2083,7 +2083,10 @@ impl Annotations {
     }
     /// Sets `priority`.
     #[must_use]
-    pub fn priority(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn priority(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.priority = crate::runtime::Nullable::Value(value.into());
         self
     }
@@ -6798,7 +6801,7 @@ pub struct NumberPropertySchema {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub minimum: crate::runtime::Nullable<f64>,
+    pub minimum: crate::runtime::Nullable<crate::runtime::Number>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
@@ -6807,7 +6810,7 @@ pub struct NumberPropertySchema {
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent"
     )]
-    pub maximum: crate::runtime::Nullable<f64>,
+    pub maximum: crate::runtime::Nullable<crate::runtime::Number>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
@@ -6817,7 +6820,7 @@ pub struct NumberPropertySchema {
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
         deserialize_with = "crate::runtime::de::lenient_scalar"
     )]
-    pub default: crate::runtime::Nullable<f64>,
+    pub default: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -6863,19 +6866,28 @@ impl NumberPropertySchema {
     }
     /// Sets `minimum`.
     #[must_use]
-    pub fn minimum(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn minimum(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.minimum = crate::runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `maximum`.
     #[must_use]
-    pub fn maximum(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn maximum(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.maximum = crate::runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `default`.
     #[must_use]
-    pub fn default(mut self, value: impl ::core::convert::Into<f64>) -> Self {
+    pub fn default(
+        mut self,
+        value: impl ::core::convert::Into<crate::runtime::Number>,
+    ) -> Self {
         self.default = crate::runtime::Nullable::Value(value.into());
         self
     }
@@ -21833,7 +21845,7 @@ impl ::schemars::JsonSchema for SessionInfoUpdate {
 pub struct Cost {
     /// Total cumulative cost for session.
     #[serde(rename = "amount")]
-    pub amount: f64,
+    pub amount: crate::runtime::Number,
     /// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
     /// unit such as "credits".
     #[serde(rename = "currency")]
@@ -21854,7 +21866,7 @@ pub struct Cost {
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
     pub fn new(
-        amount: impl ::core::convert::Into<f64>,
+        amount: impl ::core::convert::Into<crate::runtime::Number>,
         currency: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
@@ -28661,7 +28673,7 @@ pub enum ElicitationContentValue {
     /// Integer value accepted in elicitation response content.
     Integer(i64),
     /// Number value accepted in elicitation response content.
-    Number(f64),
+    Number(crate::runtime::Number),
     /// Boolean value accepted in elicitation response content.
     Boolean(bool),
     /// String array value accepted in elicitation response content.

@@ -4,7 +4,8 @@
 //!
 //! Each case file names a definition (`type`), an `input`, and either the
 //! exact re-encoding (`expect`, default: the input itself) or a rejection
-//! (`reject`: a substring of the error).
+//! (`reject`: a substring of the error). With `"order": true` the
+//! re-encoding must also keep every object's key order (compared as text).
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,8 @@ struct Case {
     input: Value,
     expect: Option<Value>,
     reject: Option<String>,
+    #[serde(default)]
+    order: bool,
 }
 
 fn corpus(dir: &Path) -> Vec<PathBuf> {
@@ -55,7 +58,8 @@ pub fn run(dir: &Path, reencode: Reencode) -> usize {
         match (result, &case.reject) {
             (Ok(out), None) => {
                 let want = case.expect.as_ref().unwrap_or(&case.input);
-                if &out != want {
+                let text = |v: &Value| serde_json::to_string(v).expect("a Value encodes");
+                if &out != want || (case.order && text(&out) != text(want)) {
                     failures.push(format!("{name} ({}):\n  want {want}\n  got  {out}", case.note));
                 }
             }

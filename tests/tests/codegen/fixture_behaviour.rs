@@ -163,7 +163,8 @@ fn untagged_unions() {
     rejected::<E>(json!({"uri": "file:///a"}), "did not match any variant of EmbeddedResourceResource");
     assert_eq!(exact::<V>(json!("s")), V::String("s".into()));
     assert_eq!(exact::<V>(json!(3)), V::Integer(3));
-    assert_eq!(exact::<V>(json!(2.5)), V::Number(2.5));
+    assert_eq!(exact::<V>(json!(2.5)), V::Number(2.5.into()));
+    assert_eq!(exact::<V>(json!(3.0)), V::Number(3.0.into()), "a decimal that is whole is not an `integer`");
     assert_eq!(exact::<V>(json!(true)), V::Boolean(true));
     assert_eq!(exact::<V>(json!(["a"])), V::StringArray(vec!["a".into()]));
     assert_eq!(exact::<V>(json!({"x": 1})), V::Other(json!({"x": 1})));
@@ -184,6 +185,11 @@ fn newtypes_bounds_base64_and_keyword_names() {
     rejected::<Limits>(json!({"sessionId": "s", "cols": 0, "data": ""}), "out of range");
     rejected::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "offset": 11}), "out of range");
     rejected::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "priority": 1.5}), "out of range");
+    // A `number` written as an integer comes back as an integer, a decimal as a decimal.
+    for priority in [json!(1), json!(0), json!(1.0), json!(0.25)] {
+        let l = exact::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "priority": priority}));
+        assert_eq!(l.priority.value().map(|p| p.is_integer()), Some(priority.is_u64()));
+    }
     // `line` is default-on-error: an out-of-range value becomes absent.
     let (l, again) = decode::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "line": 0}));
     assert!(l.line.is_absent());
@@ -303,7 +309,7 @@ fn string_pattern_and_min_length_are_checked_with_their_pointer() {
     rejected::<Cost>(json!({"amount": 1, "currency": "EUR", "tag": "é"}), "minLength");
     // Default-on-error: a value that breaks the rule decodes as the default.
     let (c, again) = decode::<Cost>(json!({"amount": 1, "currency": "EUR", "note": ""}));
-    assert_eq!((c.note, again), (Nullable::Absent, json!({"amount": 1.0, "currency": "EUR"})));
+    assert_eq!((c.note, again), (Nullable::Absent, json!({"amount": 1, "currency": "EUR"})));
     let c = exact::<Cost>(json!({"amount": 1.5, "currency": "EUR", "note": null}));
     assert_eq!(c.note, Nullable::Null);
 }

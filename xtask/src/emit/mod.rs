@@ -94,7 +94,8 @@ impl Emitter {
             Type::String { .. } => quote!(::std::string::String),
             Type::Base64 => quote!(#rt::Base64String),
             Type::Integer { format, .. } => int_type(*format),
-            Type::Number { .. } => quote!(f64),
+            // As written: an integer stays an integer.
+            Type::Number { .. } => quote!(#rt::Number),
             Type::Boolean => quote!(bool),
             Type::Null => quote!(#rt::ExplicitNull),
             Type::Any => quote!(::serde_json::Value),
