@@ -9,7 +9,7 @@
     rustdoc::invalid_html_tags
 )]
 /// `ErrorStopReason` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The `message` property.
@@ -20,12 +20,91 @@ pub struct ErrorStopReason {
         deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
     )]
     pub message: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["message"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "message" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __W0(::acp_bindings::runtime::Nullable<::std::string::String>);
+        impl<'de> ::serde::Deserialize<'de> for __W0 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::lenient_scalar(d).map(__W0)
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ErrorStopReason;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ErrorStopReason object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ErrorStopReason, A::Error> {
+                let mut v0: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "message",
+                                map.next_value::<__W0>()?.0,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ErrorStopReason {
+                    message: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ErrorStopReason", FIELDS, __Visitor)
+    }
 }
 impl ErrorStopReason {
     /// Creates a `ErrorStopReason` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             message: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `message`.
@@ -380,62 +459,344 @@ impl SetConfigOptionRequestType {
     }
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeBoolean {
     /// The `value` property.
     #[serde(rename = "value")]
     pub value: bool,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["value"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "value" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = SetConfigOptionRequestTypeBoolean;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a SetConfigOptionRequestTypeBoolean object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SetConfigOptionRequestTypeBoolean, A::Error> {
+                let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "value",
+                                map.next_value::<bool>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SetConfigOptionRequestTypeBoolean {
+                    value: ::acp_bindings::runtime::de::required(v0, "value")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("SetConfigOptionRequestTypeBoolean", FIELDS, __Visitor)
+    }
 }
 impl SetConfigOptionRequestTypeBoolean {
     /// Creates a `SetConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
     pub fn new(value: impl ::core::convert::Into<bool>) -> Self {
-        Self { value: value.into() }
+        Self {
+            value: value.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
     }
 }
 /// `SetConfigOptionRequestTypeId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
     #[serde(rename = "value")]
     pub value: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["value"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "value" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = SetConfigOptionRequestTypeId;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a SetConfigOptionRequestTypeId object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SetConfigOptionRequestTypeId, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "value",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SetConfigOptionRequestTypeId {
+                    value: ::acp_bindings::runtime::de::required(v0, "value")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("SetConfigOptionRequestTypeId", FIELDS, __Visitor)
+    }
 }
 impl SetConfigOptionRequestTypeId {
     /// Creates a `SetConfigOptionRequestTypeId` from its required fields; every optional field is omitted.
     pub fn new(value: impl ::core::convert::Into<::std::string::String>) -> Self {
-        Self { value: value.into() }
+        Self {
+            value: value.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
     }
 }
 /// `SessionScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct SessionScope {
     /// The `sessionId` property.
     #[serde(rename = "sessionId")]
     pub session_id: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for SessionScope {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["sessionId"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "sessionId" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = SessionScope;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a SessionScope object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<SessionScope, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "sessionId",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(SessionScope {
+                    session_id: ::acp_bindings::runtime::de::required(v0, "sessionId")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("SessionScope", FIELDS, __Visitor)
+    }
 }
 impl SessionScope {
     /// Creates a `SessionScope` from its required fields; every optional field is omitted.
     pub fn new(session_id: impl ::core::convert::Into<::std::string::String>) -> Self {
         Self {
             session_id: session_id.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
 /// `RequestScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct RequestScope {
     /// The `requestId` property.
     #[serde(rename = "requestId")]
     pub request_id: i64,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for RequestScope {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["requestId"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "requestId" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = RequestScope;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a RequestScope object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<RequestScope, A::Error> {
+                let mut v0: ::core::option::Option<i64> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "requestId",
+                                map.next_value::<i64>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(RequestScope {
+                    request_id: ::acp_bindings::runtime::de::required(v0, "requestId")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("RequestScope", FIELDS, __Visitor)
+    }
 }
 impl RequestScope {
     /// Creates a `RequestScope` from its required fields; every optional field is omitted.
     pub fn new(request_id: impl ::core::convert::Into<i64>) -> Self {
         Self {
             request_id: request_id.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }

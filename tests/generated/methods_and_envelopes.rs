@@ -9,18 +9,90 @@
     rustdoc::invalid_html_tags
 )]
 /// A request payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The `protocolVersion` property.
     #[serde(rename = "protocolVersion")]
     pub protocol_version: u16,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["protocolVersion"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "protocolVersion" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = InitializeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a InitializeRequest object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<InitializeRequest, A::Error> {
+                let mut v0: ::core::option::Option<u16> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "protocolVersion",
+                                map.next_value::<u16>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(InitializeRequest {
+                    protocol_version: ::acp_bindings::runtime::de::required(
+                        v0,
+                        "protocolVersion",
+                    )?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("InitializeRequest", FIELDS, __Visitor)
+    }
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
     pub fn new(protocol_version: impl ::core::convert::Into<u16>) -> Self {
         Self {
             protocol_version: protocol_version.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
@@ -46,7 +118,7 @@ impl InitializeProxyRequest {
     pub const SIDE: &'static str = "proxy";
 }
 /// A payload with no required field.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The `_meta` property.
@@ -58,12 +130,90 @@ pub struct LogoutRequest {
     pub meta: ::acp_bindings::runtime::Nullable<
         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
     >,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["_meta"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "_meta" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = LogoutRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a LogoutRequest object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<LogoutRequest, A::Error> {
+                let mut v0: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<
+                        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+                    >,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "_meta",
+                                map
+                                    .next_value::<
+                                        ::acp_bindings::runtime::Nullable<
+                                            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+                                        >,
+                                    >()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(LogoutRequest {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("LogoutRequest", FIELDS, __Visitor)
+    }
 }
 impl LogoutRequest {
     /// Creates a `LogoutRequest` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             meta: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `_meta`.
@@ -141,7 +291,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 /// A JSON-RPC envelope (plumbing).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The `id` property.
@@ -157,6 +307,101 @@ pub struct ClientRequest {
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
     )]
     pub params: ::acp_bindings::runtime::Nullable<ClientRequestParams>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["id", "method", "params"];
+        enum __Key {
+            __K0,
+            __K1,
+            __K2,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "id" => __Key::__K0,
+                    "method" => __Key::__K1,
+                    "params" => __Key::__K2,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ClientRequest;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ClientRequest object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ClientRequest, A::Error> {
+                let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<ClientRequestParams>,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "id",
+                                map.next_value::<RequestId>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "method",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "params",
+                                map
+                                    .next_value::<
+                                        ::acp_bindings::runtime::Nullable<ClientRequestParams>,
+                                    >()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ClientRequest {
+                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
+                    method: ::acp_bindings::runtime::de::required(v1, "method")?,
+                    params: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ClientRequest", FIELDS, __Visitor)
+    }
 }
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
@@ -168,6 +413,7 @@ impl ClientRequest {
             id: id.into(),
             method: method.into(),
             params: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `params`.
@@ -287,7 +533,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 /// `ClientResponseResult` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The `id` property.
@@ -296,6 +542,85 @@ pub struct ClientResponseResult {
     /// The `result` property.
     #[serde(rename = "result")]
     pub result: ::serde_json::Value,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["id", "result"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "id" => __Key::__K0,
+                    "result" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ClientResponseResult;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ClientResponseResult object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ClientResponseResult, A::Error> {
+                let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "id",
+                                map.next_value::<RequestId>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "result",
+                                map.next_value::<::serde_json::Value>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ClientResponseResult {
+                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
+                    result: ::acp_bindings::runtime::de::required(v1, "result")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ClientResponseResult", FIELDS, __Visitor)
+    }
 }
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
@@ -306,11 +631,12 @@ impl ClientResponseResult {
         Self {
             id: id.into(),
             result: result.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
 /// `ClientResponseError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
@@ -319,6 +645,95 @@ pub struct ClientResponseError {
     /// The `error` property.
     #[serde(rename = "error")]
     pub error: ClientResponseErrorError,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["id", "error"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "id" => __Key::__K0,
+                    "error" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __W0(::core::option::Option<ClientResponseErrorId>);
+        impl<'de> ::serde::Deserialize<'de> for __W0 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::present(d).map(__W0)
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ClientResponseError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ClientResponseError object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ClientResponseError, A::Error> {
+                let mut v0: ::core::option::Option<
+                    ::core::option::Option<ClientResponseErrorId>,
+                > = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<ClientResponseErrorError> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "id",
+                                map.next_value::<__W0>()?.0,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "error",
+                                map.next_value::<ClientResponseErrorError>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ClientResponseError {
+                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
+                    error: ::acp_bindings::runtime::de::required(v1, "error")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ClientResponseError", FIELDS, __Visitor)
+    }
 }
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
@@ -329,6 +744,7 @@ impl ClientResponseError {
         Self {
             id: id.into(),
             error: error.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
@@ -378,7 +794,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
     }
 }
 /// `ClientResponseErrorError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ClientResponseErrorError {
     /// The `code` property.
@@ -387,9 +803,85 @@ pub struct ClientResponseErrorError {
     /// The `message` property.
     #[serde(rename = "message")]
     pub message: ::std::string::String,
-    /// Properties the schema does not name, kept as received.
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::JsonObject,
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["code", "message"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "code" => __Key::__K0,
+                    "message" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ClientResponseErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ClientResponseErrorError object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ClientResponseErrorError, A::Error> {
+                let mut v0: ::core::option::Option<i32> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "code",
+                                map.next_value::<i32>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "message",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ClientResponseErrorError {
+                    code: ::acp_bindings::runtime::de::required(v0, "code")?,
+                    message: ::acp_bindings::runtime::de::required(v1, "message")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ClientResponseErrorError", FIELDS, __Visitor)
+    }
 }
 impl ClientResponseErrorError {
     /// Creates a `ClientResponseErrorError` from its required fields; every optional field is omitted.
@@ -405,7 +897,7 @@ impl ClientResponseErrorError {
     }
 }
 /// JSON-RPC error object (typed dispatch's `Message` carries it).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.
@@ -422,6 +914,106 @@ pub struct Error {
         deserialize_with = "::acp_bindings::runtime::de::any"
     )]
     pub data: ::core::option::Option<::serde_json::Value>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Error {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["code", "message", "data"];
+        enum __Key {
+            __K0,
+            __K1,
+            __K2,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "code" => __Key::__K0,
+                    "message" => __Key::__K1,
+                    "data" => __Key::__K2,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __W2(::core::option::Option<::serde_json::Value>);
+        impl<'de> ::serde::Deserialize<'de> for __W2 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::any(d).map(__W2)
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Error;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Error object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Error, A::Error> {
+                let mut v0: ::core::option::Option<i32> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::core::option::Option<::serde_json::Value>,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "code",
+                                map.next_value::<i32>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "message",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "data",
+                                map.next_value::<__W2>()?.0,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Error {
+                    code: ::acp_bindings::runtime::de::required(v0, "code")?,
+                    message: ::acp_bindings::runtime::de::required(v1, "message")?,
+                    data: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Error", FIELDS, __Visitor)
+    }
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
@@ -433,6 +1025,7 @@ impl Error {
             code: code.into(),
             message: message.into(),
             data: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `data`.

@@ -121,7 +121,7 @@ impl ::core::fmt::Display for Port {
     }
 }
 /// A definition named like a std type, with keyword-named properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Error {
     /// The `type` property.
@@ -169,6 +169,185 @@ pub struct Error {
     /// The `properties` property.
     #[serde(rename = "properties")]
     pub properties: ::std::collections::BTreeMap<::std::string::String, i32>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Error {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &[
+            "type",
+            "const",
+            "enum",
+            "override",
+            "anyOf",
+            "required",
+            "properties",
+        ];
+        enum __Key {
+            __K0,
+            __K1,
+            __K2,
+            __K3,
+            __K4,
+            __K5,
+            __K6,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "type" => __Key::__K0,
+                    "const" => __Key::__K1,
+                    "enum" => __Key::__K2,
+                    "override" => __Key::__K3,
+                    "anyOf" => __Key::__K4,
+                    "required" => __Key::__K5,
+                    "properties" => __Key::__K6,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Error;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Error object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Error, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<bool>,
+                > = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<
+                        ::std::vec::Vec<::std::string::String>,
+                    >,
+                > = ::core::option::Option::None;
+                let mut v3: ::core::option::Option<
+                    ::core::option::Option<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut v4: ::core::option::Option<
+                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = ::core::option::Option::None;
+                let mut v5: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<
+                        ::std::vec::Vec<::std::string::String>,
+                    >,
+                > = ::core::option::Option::None;
+                let mut v6: ::core::option::Option<
+                    ::std::collections::BTreeMap<::std::string::String, i32>,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "type",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "const",
+                                map.next_value::<::acp_bindings::runtime::Nullable<bool>>()?,
+                            )?
+                        }
+                        __Key::__K2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "enum",
+                                map
+                                    .next_value::<
+                                        ::acp_bindings::runtime::Nullable<
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >,
+                                    >()?,
+                            )?
+                        }
+                        __Key::__K3 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v3,
+                                "override",
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<::std::string::String>,
+                                    >()?,
+                            )?
+                        }
+                        __Key::__K4 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v4,
+                                "anyOf",
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >,
+                                    >()?,
+                            )?
+                        }
+                        __Key::__K5 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v5,
+                                "required",
+                                map
+                                    .next_value::<
+                                        ::acp_bindings::runtime::Nullable<
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >,
+                                    >()?,
+                            )?
+                        }
+                        __Key::__K6 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v6,
+                                "properties",
+                                map
+                                    .next_value::<
+                                        ::std::collections::BTreeMap<::std::string::String, i32>,
+                                    >()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Error {
+                    r#type: ::acp_bindings::runtime::de::required(v0, "type")?,
+                    r#const: v1.unwrap_or_default(),
+                    r#enum: v2.unwrap_or_default(),
+                    r#override: v3.unwrap_or_default(),
+                    any_of: v4.unwrap_or_default(),
+                    required: v5.unwrap_or_default(),
+                    properties: ::acp_bindings::runtime::de::required(v6, "properties")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Error", FIELDS, __Visitor)
+    }
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
@@ -186,6 +365,7 @@ impl Error {
             any_of: ::core::default::Default::default(),
             required: ::core::default::Default::default(),
             properties: properties.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `const`.
@@ -232,7 +412,7 @@ impl Error {
     }
 }
 /// Bounds, formats and base64.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Limits {
     /// The `sessionId` property.
@@ -285,6 +465,230 @@ pub struct Limits {
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
     )]
     pub updated_at: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Limits {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &[
+            "sessionId",
+            "cols",
+            "line",
+            "priority",
+            "offset",
+            "data",
+            "uri",
+            "updatedAt",
+        ];
+        enum __Key {
+            __K0,
+            __K1,
+            __K2,
+            __K3,
+            __K4,
+            __K5,
+            __K6,
+            __K7,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "sessionId" => __Key::__K0,
+                    "cols" => __Key::__K1,
+                    "line" => __Key::__K2,
+                    "priority" => __Key::__K3,
+                    "offset" => __Key::__K4,
+                    "data" => __Key::__K5,
+                    "uri" => __Key::__K6,
+                    "updatedAt" => __Key::__K7,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __W1(u16);
+        impl<'de> ::serde::Deserialize<'de> for __W1 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535>(d)
+                    .map(__W1)
+            }
+        }
+        struct __W2(::acp_bindings::runtime::Nullable<u32>);
+        impl<'de> ::serde::Deserialize<'de> for __W2 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::opt_int_in_range::<
+                    _,
+                    _,
+                    1,
+                    4294967295,
+                    true,
+                >(d)
+                    .map(__W2)
+            }
+        }
+        struct __W3(::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>);
+        impl<'de> ::serde::Deserialize<'de> for __W3 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::opt_float_in_range::<
+                    _,
+                    _,
+                    0x0,
+                    0x3ff0000000000000,
+                    false,
+                >(d)
+                    .map(__W3)
+            }
+        }
+        struct __W4(::core::option::Option<i32>);
+        impl<'de> ::serde::Deserialize<'de> for __W4 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::opt_int_in_range::<
+                    _,
+                    _,
+                    { -10 },
+                    10,
+                    false,
+                >(d)
+                    .map(__W4)
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Limits;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Limits object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Limits, A::Error> {
+                let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<u16> = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<u32>,
+                > = ::core::option::Option::None;
+                let mut v3: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>,
+                > = ::core::option::Option::None;
+                let mut v4: ::core::option::Option<::core::option::Option<i32>> = ::core::option::Option::None;
+                let mut v5: ::core::option::Option<
+                    ::acp_bindings::runtime::Base64String,
+                > = ::core::option::Option::None;
+                let mut v6: ::core::option::Option<
+                    ::core::option::Option<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut v7: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "sessionId",
+                                map.next_value::<SessionId>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "cols",
+                                map.next_value::<__W1>()?.0,
+                            )?
+                        }
+                        __Key::__K2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "line",
+                                map.next_value::<__W2>()?.0,
+                            )?
+                        }
+                        __Key::__K3 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v3,
+                                "priority",
+                                map.next_value::<__W3>()?.0,
+                            )?
+                        }
+                        __Key::__K4 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v4,
+                                "offset",
+                                map.next_value::<__W4>()?.0,
+                            )?
+                        }
+                        __Key::__K5 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v5,
+                                "data",
+                                map.next_value::<::acp_bindings::runtime::Base64String>()?,
+                            )?
+                        }
+                        __Key::__K6 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v6,
+                                "uri",
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<::std::string::String>,
+                                    >()?,
+                            )?
+                        }
+                        __Key::__K7 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v7,
+                                "updatedAt",
+                                map
+                                    .next_value::<
+                                        ::acp_bindings::runtime::Nullable<::std::string::String>,
+                                    >()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Limits {
+                    session_id: ::acp_bindings::runtime::de::required(v0, "sessionId")?,
+                    cols: ::acp_bindings::runtime::de::required(v1, "cols")?,
+                    line: v2.unwrap_or_default(),
+                    priority: v3.unwrap_or_default(),
+                    offset: v4.unwrap_or_default(),
+                    data: ::acp_bindings::runtime::de::required(v5, "data")?,
+                    uri: v6.unwrap_or_default(),
+                    updated_at: v7.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Limits", FIELDS, __Visitor)
+    }
 }
 impl Limits {
     /// Creates a `Limits` from its required fields; every optional field is omitted.
@@ -302,6 +706,7 @@ impl Limits {
             data: data.into(),
             uri: ::core::default::Default::default(),
             updated_at: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `line`.
@@ -356,13 +761,71 @@ impl ::core::convert::From<::serde_json::Value> for ExtRequest {
     }
 }
 /// A capability marker with no properties.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
-pub struct Empty {}
+pub struct Empty {
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Empty {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &[];
+        enum __Key {
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                __Key::Other(k.to_owned())
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Empty;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Empty object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Empty, A::Error> {
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Empty {
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Empty", FIELDS, __Visitor)
+    }
+}
 impl Empty {
     /// Creates a `Empty` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
-        Self {}
+        Self {
+            additional_properties: ::core::default::Default::default(),
+        }
     }
 }
 /// The schema name of every definition in this module (in this build's feature set).

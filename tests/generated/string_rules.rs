@@ -9,7 +9,7 @@
     rustdoc::invalid_html_tags
 )]
 /// `pattern` and `minLength` on string properties (a `pattern` first appears in 2.0.0's `Cost`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Cost {
     /// The `amount` property.
@@ -44,6 +44,151 @@ pub struct Cost {
         deserialize_with = "::acp_bindings::runtime::de::opt_checked_str::<_, _, __StrRule__defs_Cost_properties_tag, false>"
     )]
     pub tag: ::core::option::Option<::std::string::String>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Cost {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["amount", "currency", "note", "tag"];
+        enum __Key {
+            __K0,
+            __K1,
+            __K2,
+            __K3,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "amount" => __Key::__K0,
+                    "currency" => __Key::__K1,
+                    "note" => __Key::__K2,
+                    "tag" => __Key::__K3,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __W1(::std::string::String);
+        impl<'de> ::serde::Deserialize<'de> for __W1 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::checked_str::<
+                    _,
+                    __StrRule__defs_Cost_properties_currency,
+                >(d)
+                    .map(__W1)
+            }
+        }
+        struct __W2(::acp_bindings::runtime::Nullable<::std::string::String>);
+        impl<'de> ::serde::Deserialize<'de> for __W2 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::opt_checked_str::<
+                    _,
+                    _,
+                    __StrRule__defs_Cost_properties_note,
+                    true,
+                >(d)
+                    .map(__W2)
+            }
+        }
+        struct __W3(::core::option::Option<::std::string::String>);
+        impl<'de> ::serde::Deserialize<'de> for __W3 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::opt_checked_str::<
+                    _,
+                    _,
+                    __StrRule__defs_Cost_properties_tag,
+                    false,
+                >(d)
+                    .map(__W3)
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Cost;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Cost object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Cost, A::Error> {
+                let mut v0: ::core::option::Option<::acp_bindings::runtime::Number> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut v3: ::core::option::Option<
+                    ::core::option::Option<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "amount",
+                                map.next_value::<::acp_bindings::runtime::Number>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "currency",
+                                map.next_value::<__W1>()?.0,
+                            )?
+                        }
+                        __Key::__K2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "note",
+                                map.next_value::<__W2>()?.0,
+                            )?
+                        }
+                        __Key::__K3 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v3,
+                                "tag",
+                                map.next_value::<__W3>()?.0,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Cost {
+                    amount: ::acp_bindings::runtime::de::required(v0, "amount")?,
+                    currency: ::acp_bindings::runtime::de::required(v1, "currency")?,
+                    note: v2.unwrap_or_default(),
+                    tag: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Cost", FIELDS, __Visitor)
+    }
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
@@ -56,6 +201,7 @@ impl Cost {
             currency: currency.into(),
             note: ::core::default::Default::default(),
             tag: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `note`.

@@ -9,21 +9,92 @@
     rustdoc::invalid_html_tags
 )]
 /// `TextContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
     #[serde(rename = "text")]
     pub text: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["text"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "text" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a TextContent object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<TextContent, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "text",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(TextContent {
+                    text: ::acp_bindings::runtime::de::required(v0, "text")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("TextContent", FIELDS, __Visitor)
+    }
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
     pub fn new(text: impl ::core::convert::Into<::std::string::String>) -> Self {
-        Self { text: text.into() }
+        Self {
+            text: text.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
     }
 }
 /// `ImageContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ImageContent {
     /// The `data` property.
@@ -32,6 +103,87 @@ pub struct ImageContent {
     /// The `mimeType` property.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["data", "mimeType"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "data" => __Key::__K0,
+                    "mimeType" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ImageContent object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<ImageContent, A::Error> {
+                let mut v0: ::core::option::Option<
+                    ::acp_bindings::runtime::Base64String,
+                > = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "data",
+                                map.next_value::<::acp_bindings::runtime::Base64String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "mimeType",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(ImageContent {
+                    data: ::acp_bindings::runtime::de::required(v0, "data")?,
+                    mime_type: ::acp_bindings::runtime::de::required(v1, "mimeType")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ImageContent", FIELDS, __Visitor)
+    }
 }
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
@@ -42,6 +194,7 @@ impl ImageContent {
         Self {
             data: data.into(),
             mime_type: mime_type.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
@@ -205,7 +358,7 @@ impl ContentBlock {
     }
 }
 /// `AuthMethodAgent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// The `methodId` property.
@@ -214,6 +367,85 @@ pub struct AuthMethodAgent {
     /// The `name` property.
     #[serde(rename = "name")]
     pub name: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["methodId", "name"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "methodId" => __Key::__K0,
+                    "name" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = AuthMethodAgent;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a AuthMethodAgent object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<AuthMethodAgent, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "methodId",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "name",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(AuthMethodAgent {
+                    method_id: ::acp_bindings::runtime::de::required(v0, "methodId")?,
+                    name: ::acp_bindings::runtime::de::required(v1, "name")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("AuthMethodAgent", FIELDS, __Visitor)
+    }
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
@@ -224,6 +456,7 @@ impl AuthMethodAgent {
         Self {
             method_id: method_id.into(),
             name: name.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
@@ -346,7 +579,7 @@ impl AuthMethod {
     }
 }
 /// `McpServerHttp` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// The `name` property.
@@ -355,6 +588,85 @@ pub struct McpServerHttp {
     /// The `url` property.
     #[serde(rename = "url")]
     pub url: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["name", "url"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "name" => __Key::__K0,
+                    "url" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = McpServerHttp;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a McpServerHttp object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<McpServerHttp, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "name",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "url",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(McpServerHttp {
+                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
+                    url: ::acp_bindings::runtime::de::required(v1, "url")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("McpServerHttp", FIELDS, __Visitor)
+    }
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
@@ -365,11 +677,12 @@ impl McpServerHttp {
         Self {
             name: name.into(),
             url: url.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
 /// `McpServerStdio` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -378,6 +691,85 @@ pub struct McpServerStdio {
     /// The `command` property.
     #[serde(rename = "command")]
     pub command: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["name", "command"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "name" => __Key::__K0,
+                    "command" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = McpServerStdio;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a McpServerStdio object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<McpServerStdio, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "name",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "command",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(McpServerStdio {
+                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
+                    command: ::acp_bindings::runtime::de::required(v1, "command")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("McpServerStdio", FIELDS, __Visitor)
+    }
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
@@ -388,6 +780,7 @@ impl McpServerStdio {
         Self {
             name: name.into(),
             command: command.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
@@ -624,18 +1017,87 @@ impl Outcome {
     }
 }
 /// `OutcomeSelected` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct OutcomeSelected {
     /// The `optionId` property.
     #[serde(rename = "optionId")]
     pub option_id: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["optionId"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "optionId" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = OutcomeSelected;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a OutcomeSelected object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<OutcomeSelected, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "optionId",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(OutcomeSelected {
+                    option_id: ::acp_bindings::runtime::de::required(v0, "optionId")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("OutcomeSelected", FIELDS, __Visitor)
+    }
 }
 impl OutcomeSelected {
     /// Creates a `OutcomeSelected` from its required fields; every optional field is omitted.
     pub fn new(option_id: impl ::core::convert::Into<::std::string::String>) -> Self {
         Self {
             option_id: option_id.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }

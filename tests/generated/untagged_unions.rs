@@ -64,7 +64,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 /// `TextResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// The `uri` property.
@@ -73,6 +73,85 @@ pub struct TextResourceContents {
     /// The `text` property.
     #[serde(rename = "text")]
     pub text: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["uri", "text"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "uri" => __Key::__K0,
+                    "text" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = TextResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a TextResourceContents object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<TextResourceContents, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "uri",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "text",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(TextResourceContents {
+                    uri: ::acp_bindings::runtime::de::required(v0, "uri")?,
+                    text: ::acp_bindings::runtime::de::required(v1, "text")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("TextResourceContents", FIELDS, __Visitor)
+    }
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
@@ -83,11 +162,12 @@ impl TextResourceContents {
         Self {
             uri: uri.into(),
             text: text.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }
 /// `BlobResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// The `uri` property.
@@ -96,6 +176,87 @@ pub struct BlobResourceContents {
     /// The `blob` property.
     #[serde(rename = "blob")]
     pub blob: ::acp_bindings::runtime::Base64String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["uri", "blob"];
+        enum __Key {
+            __K0,
+            __K1,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "uri" => __Key::__K0,
+                    "blob" => __Key::__K1,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = BlobResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a BlobResourceContents object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<BlobResourceContents, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<
+                    ::acp_bindings::runtime::Base64String,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "uri",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "blob",
+                                map.next_value::<::acp_bindings::runtime::Base64String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(BlobResourceContents {
+                    uri: ::acp_bindings::runtime::de::required(v0, "uri")?,
+                    blob: ::acp_bindings::runtime::de::required(v1, "blob")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("BlobResourceContents", FIELDS, __Visitor)
+    }
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.
@@ -106,6 +267,7 @@ impl BlobResourceContents {
         Self {
             uri: uri.into(),
             blob: blob.into(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
 }

@@ -119,21 +119,92 @@ impl ::acp_bindings::runtime::de::Scalar for Kind {
     }
 }
 /// `Location` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Location {
     /// The `path` property.
     #[serde(rename = "path")]
     pub path: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Location {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["path"];
+        enum __Key {
+            __K0,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "path" => __Key::__K0,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Location;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Location object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Location, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "path",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Location {
+                    path: ::acp_bindings::runtime::de::required(v0, "path")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Location", FIELDS, __Visitor)
+    }
 }
 impl Location {
     /// Creates a `Location` from its required fields; every optional field is omitted.
     pub fn new(path: impl ::core::convert::Into<::std::string::String>) -> Self {
-        Self { path: path.into() }
+        Self {
+            path: path.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
     }
 }
 /// Every x-deserialize keyword and both spellings of nullability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Update {
     /// The `id` property.
@@ -215,6 +286,287 @@ pub struct Update {
     pub meta: ::acp_bindings::runtime::Nullable<
         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
     >,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Update {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &[
+            "id",
+            "title",
+            "kind",
+            "locations",
+            "entries",
+            "strictItems",
+            "args",
+            "env",
+            "rawInput",
+            "loadSession",
+            "_meta",
+        ];
+        enum __Key {
+            __K0,
+            __K1,
+            __K2,
+            __K3,
+            __K4,
+            __K5,
+            __K6,
+            __K7,
+            __K8,
+            __K9,
+            __K10,
+            Other(::std::string::String),
+        }
+        impl __Key {
+            fn of(k: &str) -> __Key {
+                match k {
+                    "id" => __Key::__K0,
+                    "title" => __Key::__K1,
+                    "kind" => __Key::__K2,
+                    "locations" => __Key::__K3,
+                    "entries" => __Key::__K4,
+                    "strictItems" => __Key::__K5,
+                    "args" => __Key::__K6,
+                    "env" => __Key::__K7,
+                    "rawInput" => __Key::__K8,
+                    "loadSession" => __Key::__K9,
+                    "_meta" => __Key::__K10,
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for __Key {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                d.deserialize_identifier(
+                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
+                )
+            }
+        }
+        struct __W1(::acp_bindings::runtime::Nullable<::std::string::String>);
+        impl<'de> ::serde::Deserialize<'de> for __W1 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::lenient_scalar(d).map(__W1)
+            }
+        }
+        struct __W2(::acp_bindings::runtime::Nullable<Kind>);
+        impl<'de> ::serde::Deserialize<'de> for __W2 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::lenient_scalar(d).map(__W2)
+            }
+        }
+        struct __W3(::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>);
+        impl<'de> ::serde::Deserialize<'de> for __W3 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::lenient_items(d).map(__W3)
+            }
+        }
+        struct __W4(::std::vec::Vec<Location>);
+        impl<'de> ::serde::Deserialize<'de> for __W4 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::lenient_items(d).map(__W4)
+            }
+        }
+        struct __W5(::core::option::Option<::std::vec::Vec<Location>>);
+        impl<'de> ::serde::Deserialize<'de> for __W5 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::items(d).map(__W5)
+            }
+        }
+        struct __W7(::std::vec::Vec<::std::string::String>);
+        impl<'de> ::serde::Deserialize<'de> for __W7 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::null_as_default(d).map(__W7)
+            }
+        }
+        struct __W8(::core::option::Option<::serde_json::Value>);
+        impl<'de> ::serde::Deserialize<'de> for __W8 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::any(d).map(__W8)
+            }
+        }
+        struct __W10(
+            ::acp_bindings::runtime::Nullable<
+                ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+            >,
+        );
+        impl<'de> ::serde::Deserialize<'de> for __W10 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::acp_bindings::runtime::de::lenient(d).map(__W10)
+            }
+        }
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Update;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Update object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Update, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<Kind>,
+                > = ::core::option::Option::None;
+                let mut v3: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>,
+                > = ::core::option::Option::None;
+                let mut v4: ::core::option::Option<::std::vec::Vec<Location>> = ::core::option::Option::None;
+                let mut v5: ::core::option::Option<
+                    ::core::option::Option<::std::vec::Vec<Location>>,
+                > = ::core::option::Option::None;
+                let mut v6: ::core::option::Option<
+                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = ::core::option::Option::None;
+                let mut v7: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut v8: ::core::option::Option<
+                    ::core::option::Option<::serde_json::Value>,
+                > = ::core::option::Option::None;
+                let mut v9: ::core::option::Option<::core::option::Option<bool>> = ::core::option::Option::None;
+                let mut v10: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<
+                        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+                    >,
+                > = ::core::option::Option::None;
+                let mut rest = ::acp_bindings::runtime::Extra::default();
+                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                    match key {
+                        __Key::__K0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "id",
+                                map.next_value::<::std::string::String>()?,
+                            )?
+                        }
+                        __Key::__K1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "title",
+                                map.next_value::<__W1>()?.0,
+                            )?
+                        }
+                        __Key::__K2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "kind",
+                                map.next_value::<__W2>()?.0,
+                            )?
+                        }
+                        __Key::__K3 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v3,
+                                "locations",
+                                map.next_value::<__W3>()?.0,
+                            )?
+                        }
+                        __Key::__K4 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v4,
+                                "entries",
+                                map.next_value::<__W4>()?.0,
+                            )?
+                        }
+                        __Key::__K5 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v5,
+                                "strictItems",
+                                map.next_value::<__W5>()?.0,
+                            )?
+                        }
+                        __Key::__K6 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v6,
+                                "args",
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >,
+                                    >()?,
+                            )?
+                        }
+                        __Key::__K7 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v7,
+                                "env",
+                                map.next_value::<__W7>()?.0,
+                            )?
+                        }
+                        __Key::__K8 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v8,
+                                "rawInput",
+                                map.next_value::<__W8>()?.0,
+                            )?
+                        }
+                        __Key::__K9 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v9,
+                                "loadSession",
+                                map.next_value::<::core::option::Option<bool>>()?,
+                            )?
+                        }
+                        __Key::__K10 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v10,
+                                "_meta",
+                                map.next_value::<__W10>()?.0,
+                            )?
+                        }
+                        __Key::Other(k) => {
+                            rest.insert(k, map.next_value()?);
+                        }
+                    }
+                }
+                ::core::result::Result::Ok(Update {
+                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
+                    title: v1.unwrap_or_default(),
+                    kind: v2.unwrap_or_default(),
+                    locations: v3.unwrap_or_default(),
+                    entries: ::acp_bindings::runtime::de::required(v4, "entries")?,
+                    strict_items: v5.unwrap_or_default(),
+                    args: v6.unwrap_or_default(),
+                    env: ::acp_bindings::runtime::de::required(v7, "env")?,
+                    raw_input: v8.unwrap_or_default(),
+                    load_session: v9.unwrap_or_default(),
+                    meta: v10.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Update", FIELDS, __Visitor)
+    }
 }
 impl Update {
     /// Creates a `Update` from its required fields; every optional field is omitted.
@@ -235,6 +587,7 @@ impl Update {
             raw_input: ::core::default::Default::default(),
             load_session: ::core::default::Default::default(),
             meta: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
         }
     }
     /// Sets `title`.

@@ -37,12 +37,41 @@ fn ours_v2(t: &str, text: &str) -> Option<Result<Value, String>> {
     acp_tools::registry::v2::reencode(t, text).map(|r| r.map_err(|e| e.to_string()))
 }
 
+/// Every property name the vendored schemas give anywhere (fields, catch-all
+/// fields and union discriminators), to tell unknown properties apart.
+fn schema_names() -> &'static std::collections::BTreeSet<String> {
+    static NAMES: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+        let mut out = std::collections::BTreeSet::new();
+        for rel in ["v1/schema.unstable.json", "v2/schema.unstable.json"] {
+            let m = xtask::load::module(&root, &root.join("schema"), rel, None).expect("the vendored schema lowers");
+            for d in m.defs.iter().flat_map(|d| d.walk()) {
+                match &d.kind {
+                    xtask::model::Kind::Struct(s) => out.extend(s.fields.iter().map(|f| f.name.clone())),
+                    xtask::model::Kind::Union(u) => {
+                        out.extend(u.tag.iter().map(|t| t.property.clone()));
+                        if let Some(c) = &u.catch_all {
+                            out.extend(c.fields.iter().map(|f| f.name.clone()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    })
+}
+
 /// Names the kind of each difference between our and the official re-encoding.
 fn classify(input: &Value, ours: &Value, theirs: &Value, counts: &mut BTreeMap<String, usize>) {
     for p in acp_tools::diff::differences(ours, theirs) {
         let (i, o, f) = (input.pointer(&p), ours.pointer(&p), theirs.pointer(&p));
         let class = match (i, o, f) {
             (Some(Value::Null), Some(Value::Null), None) => "official drops an explicit null",
+            (Some(_), Some(_), None) if i == o && !schema_names().contains(last(&p)) => {
+                "official drops a property the schema does not name (ours keeps it)"
+            }
             (Some(_), Some(_), None) if i == o => "official drops a field the input carried",
             (None, None, Some(v)) if is_default(v) => "official writes a default the input did not carry",
             (None, None, Some(_)) => "official writes a field the input did not carry",
@@ -175,4 +204,9 @@ fn our_hot_types_are_no_larger_than_the_official_ones() {
         eprintln!("size_of v2::{name}: ours {ours} bytes, official {theirs} bytes");
         assert!(ours <= theirs, "v2::{name} is {ours} bytes, the official one {theirs}");
     }
+}
+
+/// The last segment of a JSON pointer, unescaped.
+fn last(pointer: &str) -> &str {
+    pointer.rsplit('/').next().unwrap_or_default()
 }

@@ -398,6 +398,37 @@ pub fn unknown_tag<E: Error>(union: &str, key: &str, tag: Tag<'_>, expected: &'s
 
 // ---- streaming tagged unions -------------------------------------------------
 
+/// Stores a field's value for a generated `Deserialize`; a second occurrence
+/// of the key is an error, as with serde's derive.
+pub fn once<T, E: Error>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), E> {
+    if slot.is_some() {
+        return Err(E::duplicate_field(key));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+/// A required field's value for a generated `Deserialize`: missing is an error.
+pub fn required<T, E: Error>(slot: Option<T>, key: &'static str) -> Result<T, E> {
+    slot.ok_or_else(|| E::missing_field(key))
+}
+
+/// Reads an object key for a generated `Deserialize` (see `Extra`): `of`
+/// maps a known key to its field and keeps any other.
+pub struct KeyVisitor<K>(pub fn(&str) -> K);
+
+impl<K> serde::de::Visitor<'_> for KeyVisitor<K> {
+    type Value = K;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a property name")
+    }
+
+    fn visit_str<E: Error>(self, v: &str) -> Result<K, E> {
+        Ok((self.0)(v))
+    }
+}
+
 /// A tagged union decoded without buffering the common case: when the
 /// discriminator is a known string, the payload is decoded from the rest of the
 /// object as it streams by (only entries before the discriminator are

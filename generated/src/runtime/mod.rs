@@ -7,6 +7,7 @@
 mod base64;
 #[doc(hidden)]
 pub mod de;
+mod extra;
 mod nullable;
 mod number;
 pub mod rpc;
@@ -18,6 +19,7 @@ pub mod ser;
 mod unknown;
 
 pub use self::base64::Base64String;
+pub use self::extra::Extra;
 pub use self::nullable::{ExplicitNull, Nullable};
 pub use self::number::Number;
 pub use self::unknown::{ParseEnumError, UnknownInteger, UnknownString, UnknownVariant};

@@ -457,7 +457,16 @@ impl Emitter {
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
-        if s.keeps_unknown() {
+        let keeps = Self::keeps_rest(s);
+        if keeps {
+            fields.push(quote! {
+                /// Properties the schema does not name, in the order they came; written
+                /// back after the known ones.
+                #[serde(flatten)]
+                pub additional_properties: #rt::Extra,
+            });
+        } else if s.keeps_unknown() {
+            // Beside a flattened union (whose arm keeps what it does not name).
             fields.push(quote! {
                 /// Properties the schema does not name, kept as received.
                 #[serde(flatten)]
@@ -466,15 +475,123 @@ impl Emitter {
         }
         let all_optional = s.fields.iter().all(|f| !f.required) && s.flatten.is_none();
         let default = if all_optional { quote!(Default,) } else { quote!() };
+        let derive_de = if keeps { quote!() } else { quote!(::serde::Deserialize,) };
         let mut items = vec![quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+            #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, #derive_de)]
             #[non_exhaustive]
             pub struct #name { #(#fields)* }
         }];
+        if keeps {
+            items.push(self.keeping_deserialize(def, s));
+        }
         items.push(self.builder(def, s));
         items.extend(s.fields.iter().filter_map(|f| self.str_rule(f)));
         items
+    }
+
+    /// Whether a struct keeps the properties its schema does not name in an
+    /// `additional_properties: Extra` field, with a generated `Deserialize`:
+    /// every struct, unless the schema says `additionalProperties: false`, or a
+    /// flattened union takes the rest of the object (its arms keep it).
+    fn keeps_rest(s: &Struct) -> bool {
+        s.additional != Additional::False && s.flatten.is_none()
+    }
+
+    /// `Deserialize` for a struct that keeps unknown properties: the visitor
+    /// serde's derive would write (known keys matched without allocating, each
+    /// field decoded as it streams by, with its `deserialize_with` helper),
+    /// except that an unknown key and its value go to `additional_properties`
+    /// instead of being skipped.
+    fn keeping_deserialize(&self, def: &Def, s: &Struct) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let expecting = format!("a {} object", def.rust_name);
+        let struct_name = str_lit(&def.rust_name);
+        let wires: Vec<Literal> = s.fields.iter().map(|f| str_lit(&f.name)).collect();
+        let keys: Vec<proc_macro2::Ident> = (0..s.fields.len()).map(|i| format_ident!("__K{i}")).collect();
+        let slots: Vec<proc_macro2::Ident> = (0..s.fields.len()).map(|i| format_ident!("v{i}")).collect();
+        let mut wrappers = Vec::new();
+        let mut reads = Vec::new();
+        let mut inits = Vec::new();
+        for (i, f) in s.fields.iter().enumerate() {
+            let (key, slot, wire) = (&keys[i], &slots[i], &wires[i]);
+            let ft = self.field_type(f);
+            let read = match self.deserialize_with(f) {
+                Some(path) => {
+                    let w = format_ident!("__W{i}");
+                    let path: syn::Expr = syn::parse_str(&path).expect("helper paths parse");
+                    wrappers.push(quote! {
+                        struct #w(#ft);
+                        impl<'de> ::serde::Deserialize<'de> for #w {
+                            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                                #path(d).map(#w)
+                            }
+                        }
+                    });
+                    quote!(map.next_value::<#w>()?.0)
+                }
+                None => quote!(map.next_value::<#ft>()?),
+            };
+            reads.push(quote!(__Key::#key => #rt::de::once(&mut #slot, #wire, #read)?,));
+            let fname = ident(&f.rust_name);
+            inits.push(if f.required {
+                quote!(#fname: #rt::de::required(#slot, #wire)?)
+            } else {
+                quote!(#fname: #slot.unwrap_or_default())
+            });
+        }
+        let types: Vec<TokenStream> = s.fields.iter().map(|f| self.field_type(f)).collect();
+        let of_body = if s.fields.is_empty() {
+            quote!(__Key::Other(k.to_owned()))
+        } else {
+            quote! {
+                match k {
+                    #(#wires => __Key::#keys,)*
+                    other => __Key::Other(other.to_owned()),
+                }
+            }
+        };
+        quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    const FIELDS: &[&str] = &[#(#wires),*];
+                    enum __Key { #(#keys,)* Other(::std::string::String) }
+                    impl __Key {
+                        fn of(k: &str) -> __Key {
+                            #of_body
+                        }
+                    }
+                    impl<'de> ::serde::Deserialize<'de> for __Key {
+                        fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                            d.deserialize_identifier(#rt::de::KeyVisitor(__Key::of))
+                        }
+                    }
+                    #(#wrappers)*
+                    struct __Visitor;
+                    impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#name, A::Error> {
+                            #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                            let mut rest = #rt::Extra::default();
+                            while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                                match key {
+                                    #(#reads)*
+                                    __Key::Other(k) => {
+                                        rest.insert(k, map.next_value()?);
+                                    }
+                                }
+                            }
+                            ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
+                        }
+                    }
+                    deserializer.deserialize_struct(#struct_name, FIELDS, __Visitor)
+                }
+            }
+        }
     }
 
     fn builder(&self, def: &Def, s: &Struct) -> TokenStream {
@@ -515,7 +632,7 @@ impl Emitter {
             params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
             inits.push(quote!(#fname: #fname.into()));
         }
-        if s.keeps_unknown() {
+        if s.keeps_unknown() || Self::keeps_rest(s) {
             inits.push(quote!(additional_properties: ::core::default::Default::default()));
         }
         let new_doc =
