@@ -22,6 +22,8 @@ pub fn expand(e: &Entity) -> TokenStream {
     let mut params = Vec::new();
     let mut bounds = Vec::new();
     let mut aliased = Vec::new();
+    // For `keep_unknown`: how the generated visitor reads each field.
+    let mut readers: Vec<Reader> = Vec::new();
     for f in &fields {
         let (id, ty, docs) = (&f.ident, &f.ty, &f.docs);
         let renames = &f.serde_attrs;
@@ -35,6 +37,7 @@ pub fn expand(e: &Entity) -> TokenStream {
             if f.rule == Rule::Required {
                 applies.push(quote!(self.#id = patch.#id;));
             }
+            readers.push(Reader { field: f, ty: quote!(#ty), helper: quote::format_ident!("Plain"), required: true });
             continue;
         }
         let set_ty = match f.rule {
@@ -109,6 +112,8 @@ pub fn expand(e: &Entity) -> TokenStream {
             (true, "lenient_by_key") => Some("strict_by_key".to_owned()),
             (_, d) => Some(d.to_owned()),
         };
+        let helper = quote::format_ident!("{}", de.as_deref().map_or("Plain".to_owned(), marker));
+        readers.push(Reader { field: f, ty: patch_ty.clone(), helper, required: false });
         let de = de.map(|d| {
             let path = format!("::acp_bindings::patch::de::{d}");
             quote!(deserialize_with = #path,)
@@ -159,6 +164,23 @@ pub fn expand(e: &Entity) -> TokenStream {
     } else {
         quote!()
     };
+    // `keep_unknown`: the unknown properties, kept and written back; the
+    // generated visitor replaces serde's `Deserialize`.
+    let keep = e.keep_unknown;
+    if keep {
+        patch_fields.push(quote! {
+            /// Properties the wire object carried that this patch does not name, in
+            /// their order; written back after the known ones (not applied).
+            #[serde(flatten)]
+            pub additional_properties: ::acp_bindings::runtime::Extra,
+        });
+        new_inits.push(quote!(additional_properties: ::core::default::Default::default()));
+        thens.push(quote!(additional_properties: self.additional_properties.then(later.additional_properties)));
+        diffs.push(quote!(additional_properties: ::core::default::Default::default()));
+    }
+    let derive_de = if keep { quote!() } else { quote!(::serde::Deserialize,) };
+    let de_bound = if keep { quote!() } else { de_bound };
+    let visitor = if keep { visitor(item, &params, &readers) } else { quote!() };
     let (alias, generic_doc) = if nested {
         let alias_doc = format!(" The wire patch of [`{name}`], with the patch types of its nested fields.");
         let generic_doc = format!(
@@ -179,13 +201,15 @@ pub fn expand(e: &Entity) -> TokenStream {
         #[doc = ""]
         #[doc = #patch_doc]
         #generic_doc
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, #derive_de)]
         #non_exhaustive
         #(#serde_attrs)*
         #de_bound
         #vis struct #item #gen {
             #(#patch_fields)*
         }
+
+        #visitor
 
         impl #gen #item #gen {
             #[doc = #new_doc]
@@ -221,6 +245,108 @@ pub fn expand(e: &Entity) -> TokenStream {
 
             fn diff(&self, newer: &Self) -> Self::Patch {
                 #item { #(#diffs),* }
+            }
+        }
+    }
+}
+
+/// How the `keep_unknown` visitor reads one field.
+struct Reader<'a> {
+    field: &'a crate::model::Field,
+    /// The field's type in the patch struct.
+    ty: TokenStream,
+    /// The `patch::de` helper type that reads it.
+    helper: syn::Ident,
+    /// Missing is an error (`key` and `required` fields).
+    required: bool,
+}
+
+/// The `patch::de` helper type of a `deserialize_with` helper name.
+fn marker(helper: &str) -> String {
+    helper
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// `Deserialize` for a `keep_unknown` patch struct: serde's derive, except that
+/// an unknown key and its value are kept in `additional_properties`.
+fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> TokenStream {
+    let gen = if params.is_empty() { quote!() } else { quote!(<#(#params),*>) };
+    let de_bounds = params.iter().map(|p| quote!(#p: ::serde::de::DeserializeOwned));
+    let de_bounds2 = de_bounds.clone();
+    let keys: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("__K{i}")).collect();
+    let slots: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("v{i}")).collect();
+    let wires: Vec<String> = readers.iter().map(|r| r.field.wire.clone().expect("checked while parsing")).collect();
+    let matches = readers.iter().zip(&keys).map(|(r, k)| {
+        let names = std::iter::once(r.field.wire.clone().expect("checked")).chain(r.field.aliases.iter().cloned());
+        quote!(#(#names)|* => __Key::#k,)
+    });
+    let types = readers.iter().map(|r| &r.ty);
+    let reads = readers.iter().zip(&keys).zip(&slots).zip(&wires).map(|(((r, k), slot), wire)| {
+        let (ty, helper) = (&r.ty, &r.helper);
+        quote! {
+            __Key::#k => ::acp_bindings::runtime::de::once(
+                &mut #slot,
+                #wire,
+                map.next_value_seed(::acp_bindings::patch::de::With::<::acp_bindings::patch::de::#helper, #ty>::new())?,
+            )?,
+        }
+    });
+    let inits = readers.iter().zip(&slots).zip(&wires).map(|((r, slot), wire)| {
+        let id = &r.field.ident;
+        if r.required {
+            quote!(#id: ::acp_bindings::runtime::de::required(#slot, #wire)?)
+        } else {
+            quote!(#id: #slot.unwrap_or_default())
+        }
+    });
+    let expecting = format!("a {item} object");
+    let name = item.to_string();
+    let phantom = if params.is_empty() { quote!() } else { quote!((::core::marker::PhantomData<(#(#params,)*)>)) };
+    let make = if params.is_empty() { quote!(__Visitor) } else { quote!(__Visitor(::core::marker::PhantomData)) };
+    quote! {
+        impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &[#(#wires),*];
+                enum __Key { #(#keys,)* Other(::std::string::String) }
+                impl __Key {
+                    fn of(k: &str) -> __Key {
+                        match k {
+                            #(#matches)*
+                            other => __Key::Other(other.to_owned()),
+                        }
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for __Key {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                        d.deserialize_identifier(::acp_bindings::runtime::de::KeyVisitor(__Key::of))
+                    }
+                }
+                struct __Visitor #gen #phantom;
+                impl<'de, #(#de_bounds2),*> ::serde::de::Visitor<'de> for __Visitor #gen {
+                    type Value = #item #gen;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
+                        #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                        let mut rest = ::acp_bindings::runtime::Extra::default();
+                        while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
+                            match key {
+                                #(#reads)*
+                                __Key::Other(k) => {
+                                    rest.insert(k, map.next_value()?);
+                                }
+                            }
+                        }
+                        ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
+                    }
+                }
+                deserializer.deserialize_struct(#name, FIELDS, #make)
             }
         }
     }

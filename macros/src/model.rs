@@ -9,6 +9,10 @@ pub struct Entity {
     pub name: Ident,
     pub patch: Ident,
     pub strict: bool,
+    /// `#[acp(keep_unknown)]`: the patch type keeps the properties it does
+    /// not name (an `additional_properties: Extra` field and a generated
+    /// `Deserialize`); every field then names its wire key with `rename`.
+    pub keep_unknown: bool,
     /// `#[serde(...)]` attributes of the struct, copied onto the patch type.
     pub serde_attrs: Vec<Attribute>,
     /// The patch type's docs: `#[acp(patch_doc = "..")]`, or else the
@@ -48,10 +52,13 @@ pub struct Field {
     pub docs: Vec<Attribute>,
     /// `#[serde(rename = ..)]` and `#[serde(alias = ..)]` of the field.
     pub serde_attrs: Vec<proc_macro2::TokenStream>,
+    /// The `rename` value, and the `alias` values.
+    pub wire: Option<String>,
+    pub aliases: Vec<String>,
 }
 
 const FIELD_KEYS: &str = "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`";
-const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`";
+const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`";
 
 impl Entity {
     pub fn parse(input: &DeriveInput) -> Result<Entity, Vec<syn::Error>> {
@@ -91,6 +98,7 @@ impl Entity {
         let mut patch = None;
         let mut patch_doc: Option<LitStr> = None;
         let mut strict = false;
+        let mut keep_unknown = false;
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
             let r = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("patch") {
@@ -100,6 +108,8 @@ impl Entity {
                     patch_doc = Some(meta.value()?.parse()?);
                 } else if meta.path.is_ident("strict") {
                     strict = true;
+                } else if meta.path.is_ident("keep_unknown") {
+                    keep_unknown = true;
                 } else {
                     let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
                     return Err(
@@ -179,11 +189,17 @@ impl Entity {
             };
             let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
             let mut serde_attrs = Vec::new();
+            let (mut wire, mut aliases) = (None, Vec::new());
             for attr in f.attrs.iter().filter(|a| a.path().is_ident("serde")) {
                 let _ = attr.parse_nested_meta(|meta| {
                     if meta.path.is_ident("rename") || meta.path.is_ident("alias") {
                         let path = meta.path.clone();
                         let value: LitStr = meta.value()?.parse()?;
+                        if meta.path.is_ident("rename") {
+                            wire = Some(value.value());
+                        } else {
+                            aliases.push(value.value());
+                        }
                         serde_attrs.push(quote::quote!(#path = #value));
                     } else if meta.input.peek(syn::Token![=]) {
                         let _: syn::Expr = meta.value()?.parse()?;
@@ -191,7 +207,25 @@ impl Entity {
                     Ok(())
                 });
             }
-            fields.push(Field { ident, ty: f.ty.clone(), inner, rule, skip_invalid_items, docs, serde_attrs });
+            if keep_unknown && wire.is_none() && rule != Rule::Skip {
+                errors.push(syn::Error::new(
+                    ident.span(),
+                    format!(
+                        "`#[acp(keep_unknown)]` matches keys by their wire names: write `#[serde(rename = \"...\")]` on `{ident}`"
+                    ),
+                ));
+            }
+            fields.push(Field {
+                ident,
+                ty: f.ty.clone(),
+                inner,
+                rule,
+                skip_invalid_items,
+                docs,
+                serde_attrs,
+                wire,
+                aliases,
+            });
         }
         if !errors.is_empty() {
             return Err(errors);
@@ -213,7 +247,17 @@ impl Entity {
             }
         };
         let non_exhaustive = input.attrs.iter().any(|a| a.path().is_ident("non_exhaustive"));
-        Ok(Entity { vis: input.vis.clone(), name, patch, strict, serde_attrs, docs, non_exhaustive, fields })
+        Ok(Entity {
+            vis: input.vis.clone(),
+            name,
+            patch,
+            strict,
+            keep_unknown,
+            serde_attrs,
+            docs,
+            non_exhaustive,
+            fields,
+        })
     }
 }
 

@@ -286,3 +286,59 @@ mod tool_call {
 
     patch_properties!(ToolCall, ToolCallUpdate, ToolCall::from_patch(ToolCallUpdate::new("call_1")));
 }
+
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[acp(patch = "PanelUpdate", keep_unknown)]
+pub struct Panel {
+    #[acp(key)]
+    #[serde(rename = "panelId")]
+    pub panel_id: String,
+    #[serde(rename = "title", alias = "caption")]
+    pub title: Option<String>,
+    #[acp(nested)]
+    #[serde(rename = "cursor")]
+    pub cursor: Cursor,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "tags")]
+    pub tags: Vec<u32>,
+    #[acp(skip)]
+    pub cached: bool,
+}
+
+/// `#[acp(keep_unknown)]`: the patch keeps the properties it does not name and
+/// writes them back after the known ones, in order; they compose, and applying
+/// ignores them. Aliases, nested fields and the lenient rules still apply.
+#[test]
+fn keep_unknown_patches_carry_what_they_do_not_name() {
+    let text =
+        r#"{"panelId":"p1","caption":"Files","zeta":{"b":1,"a":2},"cursor":{"line":3},"tags":[1,"x",2],"alpha":null}"#;
+    let p: PanelUpdate = serde_json::from_str(text).unwrap();
+    assert_eq!(p.title, Patch::Set("Files".into()));
+    assert_eq!(p.tags, Patch::Set(vec![1, 2]));
+    assert_eq!(p.additional_properties.len(), 2);
+    assert_eq!(
+        serde_json::to_string(&p).unwrap(),
+        r#"{"panelId":"p1","title":"Files","cursor":{"line":3},"tags":[1,2],"zeta":{"b":1,"a":2},"alpha":null}"#
+    );
+    let later: PanelUpdate = serde_json::from_str(r#"{"panelId":"p1","alpha":1,"omega":true}"#).unwrap();
+    let both = p.clone().then(later);
+    let kept: Vec<(&String, &Value)> = both.additional_properties.iter().collect();
+    assert_eq!(
+        kept,
+        [
+            (&"zeta".to_owned(), &json!({"b": 1, "a": 2})),
+            (&"alpha".to_owned(), &json!(1)),
+            (&"omega".to_owned(), &json!(true))
+        ]
+    );
+    let s = Panel::from_patch(p);
+    assert_eq!((s.title.as_deref(), s.cursor.line, s.tags.len()), (Some("Files"), 3, 2));
+    // Missing key, duplicate key: serde's errors.
+    let e = serde_json::from_str::<PanelUpdate>(r#"{"title":"t"}"#).unwrap_err().to_string();
+    assert!(e.contains("missing field `panelId`"), "{e}");
+    let e =
+        serde_json::from_str::<PanelUpdate>(r#"{"panelId":"a","title":"t","caption":"u"}"#).unwrap_err().to_string();
+    assert!(e.contains("duplicate field `title`"), "{e}");
+    // A diff carries no unknown properties.
+    assert!(s.diff(&s).additional_properties.is_empty());
+}

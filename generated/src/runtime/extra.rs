@@ -54,6 +54,15 @@ impl Extra {
         self.0.iter().flat_map(|m| m.iter())
     }
 
+    /// `self`'s properties, then `later`'s (a property in both takes `later`'s
+    /// value): the unknown properties of two patches composed into one.
+    pub fn then(mut self, later: Extra) -> Extra {
+        for (k, v) in later.into_object() {
+            self.insert(k, v);
+        }
+        self
+    }
+
     /// The properties as a JSON object.
     pub fn into_object(self) -> JsonObject {
         self.0.map(|m| *m).unwrap_or_default()

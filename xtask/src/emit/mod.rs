@@ -426,12 +426,14 @@ impl Emitter {
             " The stored state of an entity that [`{}`] patches (an upsert: omitted keeps, `null` clears, a value sets).",
             def.rust_name
         );
+        // The wire patch keeps unknown properties like every generated struct.
+        let keep = if s.additional == Additional::False { quote!() } else { quote!(, keep_unknown) };
         let mut items = vec![quote! {
             #[doc = #state_doc]
             ///
             /// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::acp_bindings::AcpPatch)]
-            #[acp(patch = #wire, patch_doc = #wire_doc)]
+            #[acp(patch = #wire, patch_doc = #wire_doc #keep)]
             #[non_exhaustive]
             pub struct #state { #(#fields)* }
         }];
