@@ -854,7 +854,14 @@ impl ::acp_bindings::runtime::de::Tagged for McpServer {
                     ),
                 )
             }
-            ::acp_bindings::runtime::de::Tag::Missing => {
+            other => {
+                let missing = ::core::matches!(
+                    other, ::acp_bindings::runtime::de::Tag::Missing
+                );
+                let tag_error = ::acp_bindings::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("McpServer", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
@@ -865,7 +872,12 @@ impl ::acp_bindings::runtime::de::Tagged for McpServer {
                     return ::core::result::Result::Ok(Self::Stdio(v));
                 }
                 ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::no_arm("McpServer", &errors),
+                    ::acp_bindings::runtime::de::no_open_arm(
+                        "McpServer",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
                 )
             }
             #[allow(unreachable_patterns)]

@@ -385,6 +385,17 @@ pub fn no_arm<E: Error>(union: &str, errors: &[String]) -> E {
     E::custom(format_args!("data did not match any variant of {union} ({})", errors.join("; ")))
 }
 
+/// The error when no arm that accepts any discriminator value matched: for
+/// an absent discriminator the arms' errors, otherwise the unknown-tag error
+/// (`tag_error`) with them.
+pub fn no_open_arm<E: Error>(union: &str, tag_error: &str, missing: bool, errors: &[String]) -> E {
+    if missing {
+        no_arm(union, errors)
+    } else {
+        E::custom(format_args!("{tag_error}; no arm that accepts other values matched ({})", errors.join("; ")))
+    }
+}
+
 /// The error for a discriminator that a closed union does not know.
 pub fn unknown_tag<E: Error>(union: &str, key: &str, tag: Tag<'_>, expected: &'static [&'static str]) -> E {
     match tag {

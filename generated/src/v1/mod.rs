@@ -10727,7 +10727,15 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
                     ),
                 )
             }
-            crate::runtime::de::Tag::Missing => {
+            other => {
+                let unknown_string = ::core::matches!(
+                    other, crate ::runtime::de::Tag::Str(_)
+                );
+                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
+                let tag_error = crate::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("MultiSelectItems", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -10737,16 +10745,26 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
                 ) {
                     return ::core::result::Result::Ok(Self::Titled(v));
                 }
+                if let (true, ::serde_json::Value::Object(object)) = (
+                    unknown_string,
+                    value,
+                ) {
+                    return {
+                        crate::runtime::de::check_catch_all::<
+                            E,
+                        >(&object, "MultiSelectItems", &[])?;
+                        ::core::result::Result::Ok(
+                            Self::Other(crate::runtime::UnknownVariant::__new(object)),
+                        )
+                    };
+                }
                 ::core::result::Result::Err(
-                    crate::runtime::de::no_arm("MultiSelectItems", &errors),
-                )
-            }
-            crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    E,
-                >(&object, "MultiSelectItems", &[])?;
-                ::core::result::Result::Ok(
-                    Self::Other(crate::runtime::UnknownVariant::__new(object)),
+                    crate::runtime::de::no_open_arm(
+                        "MultiSelectItems",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
                 )
             }
             #[allow(unreachable_patterns)]
@@ -18253,7 +18271,12 @@ impl crate::runtime::de::Tagged for AuthMethod {
                     ),
                 )
             }
-            crate::runtime::de::Tag::Missing => {
+            other => {
+                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
+                let tag_error = crate::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("AuthMethod", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -18264,7 +18287,12 @@ impl crate::runtime::de::Tagged for AuthMethod {
                     return ::core::result::Result::Ok(Self::Agent(v));
                 }
                 ::core::result::Result::Err(
-                    crate::runtime::de::no_arm("AuthMethod", &errors),
+                    crate::runtime::de::no_open_arm(
+                        "AuthMethod",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
                 )
             }
             #[allow(unreachable_patterns)]
@@ -35734,7 +35762,12 @@ impl crate::runtime::de::Tagged for McpServer {
                     Self::Sse(crate::runtime::de::payload(object, "McpServer", "sse")?),
                 )
             }
-            crate::runtime::de::Tag::Missing => {
+            other => {
+                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
+                let tag_error = crate::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("McpServer", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -35745,7 +35778,12 @@ impl crate::runtime::de::Tagged for McpServer {
                     return ::core::result::Result::Ok(Self::Stdio(v));
                 }
                 ::core::result::Result::Err(
-                    crate::runtime::de::no_arm("McpServer", &errors),
+                    crate::runtime::de::no_open_arm(
+                        "McpServer",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
                 )
             }
             #[allow(unreachable_patterns)]
@@ -35937,7 +35975,12 @@ impl crate::runtime::de::Tagged for McpServer {
                     Self::Acp(crate::runtime::de::payload(object, "McpServer", "acp")?),
                 )
             }
-            crate::runtime::de::Tag::Missing => {
+            other => {
+                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
+                let tag_error = crate::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("McpServer", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -35948,7 +35991,12 @@ impl crate::runtime::de::Tagged for McpServer {
                     return ::core::result::Result::Ok(Self::Stdio(v));
                 }
                 ::core::result::Result::Err(
-                    crate::runtime::de::no_arm("McpServer", &errors),
+                    crate::runtime::de::no_open_arm(
+                        "McpServer",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
                 )
             }
             #[allow(unreachable_patterns)]
@@ -39127,7 +39175,12 @@ impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
                     ),
                 )
             }
-            crate::runtime::de::Tag::Missing => {
+            other => {
+                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
+                let tag_error = crate::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("SetSessionConfigOptionRequestType", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -39138,8 +39191,10 @@ impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
                     return ::core::result::Result::Ok(Self::ValueId(v));
                 }
                 ::core::result::Result::Err(
-                    crate::runtime::de::no_arm(
+                    crate::runtime::de::no_open_arm(
                         "SetSessionConfigOptionRequestType",
+                        &tag_error,
+                        missing,
                         &errors,
                     ),
                 )

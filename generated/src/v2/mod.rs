@@ -11276,7 +11276,15 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
                     ),
                 )
             }
-            crate::runtime::de::Tag::Missing => {
+            other => {
+                let unknown_string = ::core::matches!(
+                    other, crate ::runtime::de::Tag::Str(_)
+                );
+                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
+                let tag_error = crate::runtime::de::unknown_tag::<
+                    ::serde_json::Error,
+                >("MultiSelectItems", "type", other, KNOWN)
+                    .to_string();
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -11286,16 +11294,26 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
                 ) {
                     return ::core::result::Result::Ok(Self::Titled(v));
                 }
+                if let (true, ::serde_json::Value::Object(object)) = (
+                    unknown_string,
+                    value,
+                ) {
+                    return {
+                        crate::runtime::de::check_catch_all::<
+                            E,
+                        >(&object, "MultiSelectItems", &[])?;
+                        ::core::result::Result::Ok(
+                            Self::Other(crate::runtime::UnknownVariant::__new(object)),
+                        )
+                    };
+                }
                 ::core::result::Result::Err(
-                    crate::runtime::de::no_arm("MultiSelectItems", &errors),
-                )
-            }
-            crate::runtime::de::Tag::Str(_) => {
-                crate::runtime::de::check_catch_all::<
-                    E,
-                >(&object, "MultiSelectItems", &[])?;
-                ::core::result::Result::Ok(
-                    Self::Other(crate::runtime::UnknownVariant::__new(object)),
+                    crate::runtime::de::no_open_arm(
+                        "MultiSelectItems",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
                 )
             }
             #[allow(unreachable_patterns)]

@@ -179,8 +179,30 @@ impl Emitter {
             let vn = ident(&v.rust_name);
             arms.push(quote!(#missing_pat => ::core::result::Result::Ok(Self::#vn { explicit_null: false }),));
             arms.push(quote!(#rt::de::Tag::Null => ::core::result::Result::Ok(Self::#vn { explicit_null: true }),));
-        } else if !untagged.is_empty() {
-            let tries = untagged.iter().map(|v| {
+        }
+        // The catch-all arm: an unknown string discriminator keeps the object.
+        let catch_all = u.catch_all.as_ref().map(|c| {
+            let cn = ident(&c.rust_name);
+            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
+            let checks = c.fields.iter().map(|f| {
+                let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
+                let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
+                quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
+            });
+            quote! {
+                #rt::de::check_catch_all::<E>(&object, #uname, &[#(#required),*])?;
+                #(#checks)*
+                ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
+            }
+        });
+        // Arms that do not fix the discriminator accept every value of it but
+        // the known ones (JSON Schema: the arm does not constrain it): an
+        // absent, unknown or odd discriminator tries them in order (v1's
+        // `value_id`: "unknown `type` values with string payloads" decode
+        // into it), then the catch-all for an unknown string.
+        let open: Vec<&&Variant> = untagged.iter().filter(|v| v.payload != Payload::NoTag).collect();
+        if !open.is_empty() {
+            let tries = open.iter().map(|v| {
                 let vn = ident(&v.rust_name);
                 let arm = str_lit(&v.rust_name);
                 quote! {
@@ -189,30 +211,32 @@ impl Emitter {
                     }
                 }
             });
+            let unknown_string = match &catch_all {
+                Some(_) => quote!(let unknown_string = ::core::matches!(other, #rt::de::Tag::Str(_));),
+                None => quote!(),
+            };
+            let fallback = match &catch_all {
+                Some(body) => quote! {
+                    if let (true, ::serde_json::Value::Object(object)) = (unknown_string, value) {
+                        return { #body };
+                    }
+                },
+                None => quote!(),
+            };
             arms.push(quote! {
-                #missing_pat => {
+                other => {
+                    #unknown_string
+                    let missing = ::core::matches!(other, #rt::de::Tag::Missing);
+                    let tag_error = #rt::de::unknown_tag::<::serde_json::Error>(#uname, #key, other, KNOWN).to_string();
                     let value = ::serde_json::Value::Object(object);
                     let mut errors = ::std::vec::Vec::new();
                     #(#tries)*
-                    ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
+                    #fallback
+                    ::core::result::Result::Err(#rt::de::no_open_arm(#uname, &tag_error, missing, &errors))
                 }
             });
-        }
-        if let Some(c) = &u.catch_all {
-            let cn = ident(&c.rust_name);
-            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
-            let checks = c.fields.iter().map(|f| {
-                let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
-                let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
-                quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
-            });
-            arms.push(quote! {
-                #rt::de::Tag::Str(_) => {
-                    #rt::de::check_catch_all::<E>(&object, #uname, &[#(#required),*])?;
-                    #(#checks)*
-                    ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
-                }
-            });
+        } else if let Some(body) = &catch_all {
+            arms.push(quote!(#rt::de::Tag::Str(_) => { #body }));
         }
         quote! {
             impl #rt::de::Tagged for #name {
