@@ -2,6 +2,7 @@
 // Do not edit: change the generator (`xtask/`) or its inputs (`schema/`) and run `cargo xtask codegen`.
 
 pub mod flattened_unions;
+pub mod intermediate_revisions;
 pub mod methods_and_envelopes;
 pub mod open_enums;
 pub mod scalars_and_names;

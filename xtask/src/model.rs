@@ -46,6 +46,10 @@ pub struct Def {
     pub envelope: bool,
     /// The shape.
     pub kind: Kind,
+    /// Values the definition's `not` excludes (`not: {const: ""}` on a string
+    /// definition): decoding one is an error.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<Value>,
     /// The upsert configuration (`schema/upserts.json`) of this definition,
     /// attached while lowering.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -605,6 +609,11 @@ pub struct CatchAll {
     /// anyway.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub one_of: Vec<Variant>,
+    /// Discriminator values the `not` guard excludes that no arm has:
+    /// reserved for arms not added yet. No arm accepts them, so decoding one
+    /// is an error naming it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reserved: Vec<String>,
 }
 
 impl Def {

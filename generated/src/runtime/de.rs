@@ -345,6 +345,17 @@ pub fn payload<T: DeserializeOwned, E: Error>(object: JsonObject, union: &str, t
         .map_err(|e| E::custom(format_args!("invalid `{tag}` variant of {union}: {e}")))
 }
 
+/// Refuses a discriminator value the catch-all's `not` guard excludes
+/// although no arm has it (reserved for a future arm): no arm accepts it.
+pub fn check_reserved<E: Error>(object: &JsonObject, union: &str, key: &str, reserved: &[&str]) -> Result<(), E> {
+    match object.get(key).and_then(Value::as_str) {
+        Some(t) if reserved.contains(&t) => Err(E::custom(format_args!(
+            "`{key}` `{t}` is reserved in {union} for a variant this schema does not define yet: no arm accepts it"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Checks the fields a catch-all arm requires and the types of the ones it names.
 pub fn check_catch_all<E: Error>(object: &JsonObject, union: &str, required: &[&str]) -> Result<(), E> {
     for key in required {
@@ -438,6 +449,23 @@ impl<K> serde::de::Visitor<'_> for KeyVisitor<K> {
     fn visit_str<E: Error>(self, v: &str) -> Result<K, E> {
         Ok((self.0)(v))
     }
+}
+
+/// The strings a string definition's `not` excludes.
+pub trait Excludes {
+    /// The excluded values.
+    const EXCLUDED: &'static [&'static str];
+    /// The `not` keyword's place in the schema.
+    const POINTER: &'static str;
+}
+
+/// [`arc_str`], refusing the values `X` excludes.
+pub fn arc_str_excluding<'de, D: Deserializer<'de>, X: Excludes>(d: D) -> Result<std::sync::Arc<str>, D::Error> {
+    let v = arc_str(d)?;
+    if X::EXCLUDED.contains(&&*v) {
+        return Err(D::Error::custom(format_args!("{v:?} is excluded by `not` at {}", X::POINTER)));
+    }
+    Ok(v)
 }
 
 /// A tagged union decoded without buffering the common case: when the

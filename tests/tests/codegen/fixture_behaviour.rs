@@ -313,3 +313,31 @@ fn string_pattern_and_min_length_are_checked_with_their_pointer() {
     let c = exact::<Cost>(json!({"amount": 1.5, "currency": "EUR", "note": null}));
     assert_eq!(c.note, Nullable::Null);
 }
+
+/// Constructs of the spec's intermediate revisions (`schema/fixtures/intermediate_revisions.json`).
+#[test]
+fn intermediate_revision_constructs() {
+    use intermediate_revisions::{Block, Holder, Level, NonEmpty, Setting, Shape};
+    // A tag the `not` guard reserves: no arm accepts it; other unknown tags go to the catch-all.
+    assert!(matches!(exact::<Block>(json!({"type": "text", "text": "hi"})), Block::Text(_)));
+    rejected::<Block>(json!({"type": "video", "url": "x"}), "`type` `video` is reserved in Block");
+    assert!(matches!(exact::<Block>(json!({"type": "_acme", "x": 1})), Block::Other(_)));
+    // Unnamed untagged arms are named from their shape.
+    assert_eq!(exact::<Setting>(json!("s")), Setting::String("s".into()));
+    assert_eq!(exact::<Setting>(json!(3)), Setting::Integer(3));
+    assert_eq!(exact::<Setting>(json!(["a"])), Setting::StringArray(vec!["a".into()]));
+    assert!(matches!(exact::<Setting>(json!({"min": 1})), Setting::Object4(_)));
+    assert!(matches!(exact::<Setting>(json!({"max": 9})), Setting::Object5(_)));
+    // `not` on a definition excludes values.
+    assert_eq!(exact::<NonEmpty>(json!("x")).as_str(), "x");
+    rejected::<NonEmpty>(json!(""), r#""" is excluded by `not` at #/$defs/NonEmpty/not"#);
+    rejected::<Level>(json!("debug"), "excluded");
+    exact::<Level>(json!("info"));
+    rejected::<Holder>(json!({"name": ""}), "excluded");
+    // A `not` guard without a discriminator: an object that is neither arm is kept whole.
+    assert!(matches!(exact::<Shape>(json!({"radius": 1.5})), Shape::Circle(_)));
+    assert!(matches!(exact::<Shape>(json!({"kind": "hexagon", "n": 6})), Shape::Other(_)));
+    rejected::<Shape>(json!({"n": 6}), "unknown variant of Shape is missing required field `kind`");
+    rejected::<Shape>(json!("round"), "did not match any variant of Shape");
+    exact::<Holder>(json!({"name": "a", "level": "warn", "shape": {"kind": "blob"}}));
+}

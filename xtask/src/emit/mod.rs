@@ -11,6 +11,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::model::*;
+use serde_json::Value;
 
 mod enums;
 pub mod schema;
@@ -658,7 +659,28 @@ impl Emitter {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
-        let arc = str_lit(&format!("{}::de::arc_str", rt.to_string().replace(' ', "")));
+        let rt_path = rt.to_string().replace(' ', "");
+        // `not` on the definition: the excluded strings are refused on decode.
+        let excluded: Vec<&str> = def.excluded.iter().filter_map(Value::as_str).collect();
+        let (arc, excludes) = if excluded.is_empty() {
+            (str_lit(&format!("{rt_path}::de::arc_str")), quote!())
+        } else {
+            let pointer = str_lit(&format!("#{}/not", def.pointer));
+            (
+                str_lit(&format!("{rt_path}::de::arc_str_excluding::<_, {}>", def.rust_name)),
+                quote! {
+                    impl #rt::de::Excludes for #name {
+                        const EXCLUDED: &'static [&'static str] = &[#(#excluded),*];
+                        const POINTER: &'static str = #pointer;
+                    }
+                },
+            )
+        };
+        let from_str = if excluded.is_empty() {
+            quote!(::core::option::Option::Some(Self(v.into())))
+        } else {
+            quote!((!<Self as #rt::de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(v.into())))
+        };
         match t {
             Type::String { .. } => vec![quote! {
                 #doc
@@ -666,9 +688,11 @@ impl Emitter {
                 #[serde(transparent)]
                 pub struct #name(#[serde(deserialize_with = #arc)] pub ::std::sync::Arc<str>);
 
+                #excludes
+
                 impl #rt::de::Scalar for #name {
                     fn from_str(v: &str) -> ::core::option::Option<Self> {
-                        ::core::option::Option::Some(Self(v.into()))
+                        #from_str
                     }
                 }
 

@@ -122,6 +122,15 @@ impl Renderer<'_> {
             }
             Kind::Any => {}
         }
+        match d.excluded.as_slice() {
+            [] => {}
+            [one] => {
+                o.insert("not".into(), json!({ "const": one }));
+            }
+            many => {
+                o.insert("not".into(), json!({ "enum": many }));
+            }
+        }
         if let Some(m) = &d.method {
             o.insert("x-method".into(), m.name.clone().into());
             o.insert("x-side".into(), m.side.as_str().into());
@@ -320,7 +329,9 @@ impl Renderer<'_> {
     }
 
     fn catch_all(&self, u: &Union, c: &CatchAll) -> Obj {
-        let tag = &u.tag.as_ref().expect("a catch-all arm belongs to a tagged union").property;
+        let Some(tag) = u.tag.as_ref().map(|t| &t.property) else {
+            return self.untagged_catch_all(u, c);
+        };
         let mut o = Obj::new();
         put(&mut o, "title", c.title.clone());
         put(&mut o, "description", c.docs.clone());
@@ -344,11 +355,42 @@ impl Renderer<'_> {
             .variants
             .iter()
             .filter_map(|v| v.tag.as_ref())
+            .chain(&c.reserved)
             .map(|v| {
                 json!({ "type": "object", "properties": { tag.clone(): { "type": "string", "const": v } }, "required": [tag] })
             })
             .collect();
         o.insert("not".into(), json!({ "anyOf": known }));
+        additional(&mut o, c.additional);
+        o
+    }
+}
+
+impl Renderer<'_> {
+    /// The catch-all arm of a union without a discriminator: an object that is
+    /// none of the other arms.
+    fn untagged_catch_all(&self, u: &Union, c: &CatchAll) -> Obj {
+        let mut o = Obj::new();
+        put(&mut o, "title", c.title.clone());
+        put(&mut o, "description", c.docs.clone());
+        o.insert("type".into(), "object".into());
+        let mut props = Obj::new();
+        for f in &c.fields {
+            props.insert(f.name.clone(), Value::Object(self.field(f)));
+        }
+        o.insert("properties".into(), Value::Object(props));
+        if !c.required.is_empty() {
+            o.insert("required".into(), c.required.iter().cloned().collect());
+        }
+        let arms: Vec<Value> = u
+            .variants
+            .iter()
+            .filter_map(|v| match &v.payload {
+                Payload::Type(Type::Ref(r)) => Some(reference(r)),
+                _ => None,
+            })
+            .collect();
+        o.insert("not".into(), json!({ "anyOf": arms }));
         additional(&mut o, c.additional);
         o
     }

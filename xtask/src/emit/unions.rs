@@ -189,7 +189,14 @@ impl Emitter {
                 let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
                 quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
             });
+            let reserved = c.reserved.iter().map(|r| str_lit(r));
+            let reserved = if c.reserved.is_empty() {
+                quote!()
+            } else {
+                quote!(#rt::de::check_reserved::<E>(&object, #uname, #key, &[#(#reserved),*])?;)
+            };
             quote! {
+                #reserved
                 #rt::de::check_catch_all::<E>(&object, #uname, &[#(#required),*])?;
                 #(#checks)*
                 ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
@@ -290,12 +297,31 @@ impl Emitter {
                 },
             }
         });
+        // The catch-all arm (its `not` lists every other arm): an object no arm
+        // accepts is kept whole.
+        let fallback = u.catch_all.as_ref().map(|c| {
+            let cn = ident(&c.rust_name);
+            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
+            let checks = c.fields.iter().map(|f| {
+                let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
+                let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
+                quote!(#rt::de::check_catch_all_field::<#t, D::Error>(&object, #uname, #k)?;)
+            });
+            quote! {
+                if let ::serde_json::Value::Object(object) = value {
+                    #rt::de::check_catch_all::<D::Error>(&object, #uname, &[#(#required),*])?;
+                    #(#checks)*
+                    return ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)));
+                }
+            }
+        });
         quote! {
             impl<'de> ::serde::Deserialize<'de> for #name {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                     let value = #rt::de::value(deserializer)?;
                     let mut errors = ::std::vec::Vec::new();
                     #(#tries)*
+                    #fallback
                     ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
                 }
             }

@@ -121,6 +121,9 @@ impl Lowerer<'_> {
         }
         let mut variants = Vec::new();
         let mut catch_all_arm = None;
+        let unnamed = unnamed_arm_names(arms, tag.as_ref().map(|t| t.property.as_str()), |a| {
+            self.all_of_ref(a, pointer).ok().flatten()
+        });
         for (i, arm) in arms.iter().enumerate() {
             let p = format!("{pointer}/{i}");
             if arm.contains_key("not") {
@@ -131,15 +134,15 @@ impl Lowerer<'_> {
                 continue;
             }
             self.check_keywords(arm, &p)?;
-            variants.push(self.variant(name, arm, &p, tag.as_ref(), inline)?);
+            variants.push(self.variant(name, arm, &p, tag.as_ref(), unnamed[i].as_deref(), inline)?);
         }
         let mut known: Vec<&str> = variants.iter().filter_map(|v| v.tag.as_deref()).collect();
         let mut catch_all = None;
         if let Some((arm, p)) = catch_all_arm {
-            let Some(tag) = &tag else {
-                return Err(self.err(&p, "a `not` guard in a union whose arms have no discriminator"));
-            };
-            catch_all = Some(self.catch_all(arm, &p, &tag.property, &known)?);
+            catch_all = Some(match &tag {
+                Some(tag) => self.catch_all(arm, &p, &tag.property, &known)?,
+                None => self.untagged_catch_all(arm, &p, &variants)?,
+            });
         }
         known.sort_unstable();
         if let Some(dup) = known.windows(2).find(|w| w[0] == w[1]) {
@@ -156,6 +159,7 @@ impl Lowerer<'_> {
         arm: &Obj,
         pointer: &str,
         tag: Option<&Tag>,
+        unnamed: Option<&str>,
         inline: &mut Vec<Def>,
     ) -> Result<Variant> {
         let title = arm.get("title").and_then(Value::as_str);
@@ -166,7 +170,11 @@ impl Lowerer<'_> {
             None => &empty,
         };
         let tag_value = tag.and_then(|t| props.get(&t.property)).and_then(|p| p.get("const")).and_then(Value::as_str);
-        let target = self.all_of_ref(arm, pointer)?;
+        // `allOf: [{$ref}]`, or a `$ref` written directly in the arm.
+        let target = match arm.get("$ref") {
+            Some(_) => Some(self.resolve_ref(arm, pointer)?),
+            None => self.all_of_ref(arm, pointer)?,
+        };
         if let Some(tv) = tag_value {
             let rest: Obj = props
                 .iter()
@@ -221,7 +229,8 @@ impl Lowerer<'_> {
             let payload = Payload::Type(Type::Ref(target));
             return Ok(Variant { rust_name, title: written_title, pointer, docs, tag: None, payload });
         }
-        let Some(title) = title else {
+        // An arm with neither title nor `$ref` is named from its shape.
+        let Some(title) = title.or(unnamed) else {
             return Err(self.err(pointer, "an untagged union arm needs a `title` or a `$ref` to name it"));
         };
         let rust_name = type_ident(title);
@@ -256,13 +265,14 @@ impl Lowerer<'_> {
             listed.insert(v);
         }
         let known_set: BTreeSet<&str> = known.iter().copied().collect();
-        if listed != known_set {
-            let missing: Vec<_> = known_set.difference(&listed).collect();
-            let extra: Vec<_> = listed.difference(&known_set).collect();
+        let missing: Vec<_> = known_set.difference(&listed).collect();
+        if !missing.is_empty() {
             return Err(uninterpretable(&format!(
-                "it must exclude exactly the known `{tag}` values (not excluded: {missing:?}; excluded but unknown: {extra:?})"
+                "it must exclude every known `{tag}` value (not excluded: {missing:?})"
             )));
         }
+        // Excluded values without an arm: reserved for arms not added yet.
+        let reserved: Vec<String> = listed.difference(&known_set).map(|s| s.to_string()).collect();
         let mut a = arm.clone();
         a.remove("not");
         self.check_keywords(&a, pointer)?;
@@ -305,7 +315,7 @@ impl Lowerer<'_> {
                 if self.all_of_ref(arm, &p)?.is_none() {
                     return Err(self.err(&p, "an arm of a catch-all's own union must be a `$ref`"));
                 }
-                one_of.push(self.variant("CatchAll", arm, &p, None, &mut Vec::new())?);
+                one_of.push(self.variant("CatchAll", arm, &p, None, None, &mut Vec::new())?);
             }
         }
         let tag_docs = props.get(tag).and_then(Value::as_object).and_then(Self::docs);
@@ -320,6 +330,135 @@ impl Lowerer<'_> {
             fields,
             additional,
             one_of,
+            reserved,
         })
+    }
+
+    /// The catch-all arm of a union without a discriminator: `not: {anyOf:
+    /// [..]}` listing exactly the union's other arms (each a `$ref`), on an
+    /// object: a value no arm accepts is kept whole.
+    fn untagged_catch_all(&self, arm: &Obj, pointer: &str, variants: &[Variant]) -> Result<CatchAll> {
+        let not_ptr = format!("{pointer}/not");
+        let uninterpretable = |why: &str| self.err(&not_ptr, format!("a `not` the generator cannot interpret: {why}"));
+        let guarded = arm
+            .get("not")
+            .and_then(Value::as_object)
+            .filter(|n| n.len() == 1)
+            .and_then(|n| n.get("anyOf"))
+            .and_then(Value::as_array)
+            .ok_or_else(|| uninterpretable("expected `not: {anyOf: [...]}`"))?;
+        let mut listed = BTreeSet::new();
+        for (i, g) in guarded.iter().enumerate() {
+            let g = self.object(g, &format!("{not_ptr}/anyOf/{i}"))?;
+            let target = match g.get("$ref") {
+                Some(_) => Some(self.resolve_ref(g, &not_ptr)?),
+                None => self.all_of_ref(g, &not_ptr)?,
+            };
+            listed.insert(target.ok_or_else(|| {
+                uninterpretable("in a union without a discriminator, each guarded arm must be a `$ref`")
+            })?);
+        }
+        let arms: Option<BTreeSet<String>> = variants
+            .iter()
+            .map(|v| match &v.payload {
+                Payload::Type(Type::Ref(r)) => Some(r.clone()),
+                _ => None,
+            })
+            .collect();
+        if arms.as_ref() != Some(&listed) {
+            return Err(uninterpretable("it must exclude exactly the union's other arms, each a `$ref`"));
+        }
+        let mut a = arm.clone();
+        a.remove("not");
+        self.check_keywords(&a, pointer)?;
+        if a.get("type") != Some(&Value::from("object")) {
+            return Err(self.err(pointer, "the catch-all arm of a union without a discriminator must be an object"));
+        }
+        let props = match a.get("properties") {
+            Some(p) => self.object(p, pointer)?.clone(),
+            None => Map::new(),
+        };
+        let required = self.required(&a, pointer)?.into_iter().collect();
+        let additional = match a.get("additionalProperties") {
+            None => Additional::Absent,
+            Some(Value::Bool(true)) => Additional::True,
+            Some(Value::Bool(false)) => Additional::False,
+            Some(_) => {
+                return Err(self.err(pointer, "typed `additionalProperties` in a catch-all arm is not supported"))
+            }
+        };
+        let mut fields = Vec::new();
+        for (k, v) in &props {
+            let p = format!("{pointer}/properties/{}", escape(k));
+            let mut nested = Vec::new();
+            let f = self.field("CatchAll", k, v, &p, false, &mut nested)?;
+            if !nested.is_empty() {
+                return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
+            }
+            self.unchecked_rule(&f.ty, &p)?;
+            fields.push(f);
+        }
+        let title = Self::title(&a);
+        Ok(CatchAll {
+            rust_name: type_ident(title.as_deref().unwrap_or("other")),
+            title,
+            pointer: pointer.to_owned(),
+            docs: Self::docs(&a),
+            tag_docs: None,
+            required,
+            fields,
+            additional,
+            one_of: Vec::new(),
+            reserved: Vec::new(),
+        })
+    }
+}
+
+/// Names for the arms of a union that have neither `title` nor `$ref` (nor a
+/// discriminator value): from their shape (`String`, `Integer`, `Number`,
+/// `Boolean`, `Null`, `{Item}Array`, `Object`, `Map`, `Any`); a name that two
+/// arms (or a titled arm) would share gets the arm's 1-based position
+/// (`Object2`, `Object3`). `None` for the arms named otherwise.
+fn unnamed_arm_names(arms: &[&Obj], tag: Option<&str>, target: impl Fn(&Obj) -> Option<String>) -> Vec<Option<String>> {
+    let tagged = |a: &Obj| {
+        tag.and_then(|t| a.get("properties")?.get(t))
+            .is_some_and(|p| p.get("const").is_some() || p.get("type") == Some(&Value::from("null")))
+    };
+    let named = |a: &Obj| {
+        a.contains_key("title") || a.contains_key("$ref") || target(a).is_some() || tagged(a) || a.contains_key("not")
+    };
+    let bases: Vec<Option<String>> = arms.iter().map(|a| (!named(a)).then(|| shape_name(a))).collect();
+    let titled: BTreeSet<String> =
+        arms.iter().filter_map(|a| a.get("title").and_then(Value::as_str)).map(type_ident).collect();
+    bases
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let b = b.as_ref()?;
+            let shared = bases.iter().filter(|x| x.as_ref() == Some(b)).count() > 1 || titled.contains(b);
+            Some(if shared { format!("{b}{}", i + 1) } else { b.clone() })
+        })
+        .collect()
+}
+
+/// The name of a schema's shape, for an arm without a name.
+fn shape_name(a: &Obj) -> String {
+    match a.get("type").and_then(Value::as_str) {
+        Some("string") => "String".into(),
+        Some("integer") => "Integer".into(),
+        Some("number") => "Number".into(),
+        Some("boolean") => "Boolean".into(),
+        Some("null") => "Null".into(),
+        Some("array") => {
+            let item = a.get("items").and_then(Value::as_object).map(|i| match i.get("$ref").and_then(Value::as_str) {
+                Some(r) => type_ident(r.rsplit('/').next().unwrap_or("Item")),
+                None => shape_name(i),
+            });
+            format!("{}Array", item.unwrap_or_default())
+        }
+        Some("object") if a.contains_key("properties") => "Object".into(),
+        Some("object") if a.get("additionalProperties").is_some_and(Value::is_object) => "Map".into(),
+        Some("object") => "Object".into(),
+        _ => "Any".into(),
     }
 }

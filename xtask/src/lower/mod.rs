@@ -154,7 +154,7 @@ impl<'a> Lowerer<'a> {
         if s.contains_key("not") {
             return Err(self.err(
                 &format!("{pointer}/not"),
-                "`not` is only understood as the guard of a union's catch-all arm (`not: {anyOf: [known tags]}`)",
+                "`not` is understood on a definition (`not: {const}` / `not: {enum}`) and as the guard of a union's catch-all arm (`not: {anyOf: [..]}`), not here",
             ));
         }
         Ok(())
@@ -229,11 +229,32 @@ impl<'a> Lowerer<'a> {
     }
 
     fn def(&self, name: &str, schema: &Value, pointer: &str) -> Result<Def> {
-        let s = self.object(schema, pointer)?;
+        let full = self.object(schema, pointer)?;
+        // `not` on a definition: values it excludes (`not: {const}` / `not: {enum}`).
+        let (s, excluded) = match full.get("not") {
+            Some(not) => {
+                let excluded = self.excluded(not, &format!("{pointer}/not"))?;
+                let mut rest = full.clone();
+                rest.remove("not");
+                (std::borrow::Cow::Owned(rest), excluded)
+            }
+            None => (std::borrow::Cow::Borrowed(full), Vec::new()),
+        };
+        let s: &Obj = &s;
         self.check_keywords(s, pointer)?;
         let mut inline = Vec::new();
         let kind = self.kind(name, s, pointer, &mut inline)?;
+        if !excluded.is_empty() {
+            let strings = matches!(&kind, Kind::Newtype(Type::String { .. })) && excluded.iter().all(Value::is_string);
+            if !strings {
+                return Err(self.err(
+                    &format!("{pointer}/not"),
+                    "`not` on a definition is understood on a string definition, excluding strings",
+                ));
+            }
+        }
         Ok(Def {
+            excluded,
             name: name.to_owned(),
             rust_name: type_ident(name),
             pointer: pointer.to_owned(),
@@ -248,8 +269,21 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// The values a definition's `not` excludes: `not: {const: v}` or
+    /// `not: {enum: [..]}` (the only forms understood there).
+    fn excluded(&self, not: &Value, pointer: &str) -> Result<Vec<Value>> {
+        let not = self.object(not, pointer)?;
+        let form = || self.err(pointer, "`not` on a definition is understood as `{const: v}` or `{enum: [..]}`");
+        match (not.len(), not.get("const"), not.get("enum")) {
+            (1, Some(v), None) => Ok(vec![v.clone()]),
+            (1, None, Some(Value::Array(vs))) if !vs.is_empty() => Ok(vs.clone()),
+            _ => Err(form()),
+        }
+    }
+
     fn inline_def(&self, name: String, s: &Obj, pointer: &str, kind: Kind, inline: Vec<Def>) -> Def {
         Def {
+            excluded: Vec::new(),
             rust_name: type_ident(&name),
             name,
             pointer: pointer.to_owned(),
