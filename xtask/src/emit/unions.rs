@@ -183,12 +183,7 @@ impl Emitter {
         // The catch-all arm: an unknown string discriminator keeps the object.
         let catch_all = u.catch_all.as_ref().map(|c| {
             let cn = ident(&c.rust_name);
-            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
-            let checks = c.fields.iter().map(|f| {
-                let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
-                let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
-                quote!(#rt::de::check_catch_all_field::<#t, E>(&object, #uname, #k)?;)
-            });
+            let checks = self.catch_all_checks(c, &uname, quote!(E));
             let reserved = c.reserved.iter().map(|r| str_lit(r));
             let reserved = if c.reserved.is_empty() {
                 quote!()
@@ -197,8 +192,7 @@ impl Emitter {
             };
             quote! {
                 #reserved
-                #rt::de::check_catch_all::<E>(&object, #uname, &[#(#required),*])?;
-                #(#checks)*
+                #checks
                 ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
             }
         });
@@ -279,6 +273,22 @@ impl Emitter {
         }
     }
 
+    /// The checks of a catch-all arm on `object`: its required properties, and
+    /// the type of each property it names (errors of type `err`).
+    fn catch_all_checks(&self, c: &CatchAll, uname: &Literal, err: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
+        let checks = c.fields.iter().map(|f| {
+            let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
+            let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
+            quote!(#rt::de::check_catch_all_field::<#t, #err>(&object, #uname, #k)?;)
+        });
+        quote! {
+            #rt::de::check_catch_all::<#err>(&object, #uname, &[#(#required),*])?;
+            #(#checks)*
+        }
+    }
+
     fn untagged_deserialize(&self, def: &Def, u: &Union) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
@@ -301,16 +311,10 @@ impl Emitter {
         // accepts is kept whole.
         let fallback = u.catch_all.as_ref().map(|c| {
             let cn = ident(&c.rust_name);
-            let required: Vec<Literal> = c.required.iter().map(|r| str_lit(r)).collect();
-            let checks = c.fields.iter().map(|f| {
-                let (k, t) = (str_lit(&f.name), self.ty(&f.ty));
-                let t = if f.nullable { quote!(::core::option::Option<#t>) } else { t };
-                quote!(#rt::de::check_catch_all_field::<#t, D::Error>(&object, #uname, #k)?;)
-            });
+            let checks = self.catch_all_checks(c, &uname, quote!(D::Error));
             quote! {
                 if let ::serde_json::Value::Object(object) = value {
-                    #rt::de::check_catch_all::<D::Error>(&object, #uname, &[#(#required),*])?;
-                    #(#checks)*
+                    #checks
                     return ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)));
                 }
             }

@@ -285,28 +285,8 @@ impl Lowerer<'_> {
             _ => return Err(self.err(pointer, format!("the catch-all arm must declare `{tag}` as a string"))),
         }
         let required = self.required(&a, pointer)?.into_iter().filter(|r| r != tag).collect();
-        let additional = match a.get("additionalProperties") {
-            None => Additional::Absent,
-            Some(Value::Bool(true)) => Additional::True,
-            Some(Value::Bool(false)) => Additional::False,
-            Some(_) => {
-                return Err(self.err(pointer, "typed `additionalProperties` in a catch-all arm is not supported"))
-            }
-        };
-        let mut fields = Vec::new();
-        for (k, v) in &props {
-            if k == tag {
-                continue;
-            }
-            let p = format!("{pointer}/properties/{}", escape(k));
-            let mut nested = Vec::new();
-            let f = self.field("CatchAll", k, v, &p, false, &mut nested)?;
-            if !nested.is_empty() {
-                return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
-            }
-            self.unchecked_rule(&f.ty, &p)?;
-            fields.push(f);
-        }
+        let additional = self.additional(&a, pointer)?;
+        let fields = self.catch_all_fields(&props, Some(tag), pointer)?;
         let mut one_of = Vec::new();
         if let Some(key) = ["oneOf", "anyOf"].into_iter().find(|k| a.contains_key(*k)) {
             for (i, arm) in self.arms(&a, key, pointer)?.into_iter().enumerate() {
@@ -332,6 +312,22 @@ impl Lowerer<'_> {
             one_of,
             reserved,
         })
+    }
+
+    /// The typed properties of a catch-all arm (all but the discriminator).
+    fn catch_all_fields(&self, props: &Obj, tag: Option<&str>, pointer: &str) -> Result<Vec<Field>> {
+        let mut fields = Vec::new();
+        for (k, v) in props.iter().filter(|(k, _)| Some(k.as_str()) != tag) {
+            let p = format!("{pointer}/properties/{}", escape(k));
+            let mut nested = Vec::new();
+            let f = self.field("CatchAll", k, v, &p, false, &mut nested)?;
+            if !nested.is_empty() {
+                return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
+            }
+            self.unchecked_rule(&f.ty, &p)?;
+            fields.push(f);
+        }
+        Ok(fields)
     }
 
     /// The catch-all arm of a union without a discriminator: `not: {anyOf:
@@ -379,25 +375,8 @@ impl Lowerer<'_> {
             None => Map::new(),
         };
         let required = self.required(&a, pointer)?.into_iter().collect();
-        let additional = match a.get("additionalProperties") {
-            None => Additional::Absent,
-            Some(Value::Bool(true)) => Additional::True,
-            Some(Value::Bool(false)) => Additional::False,
-            Some(_) => {
-                return Err(self.err(pointer, "typed `additionalProperties` in a catch-all arm is not supported"))
-            }
-        };
-        let mut fields = Vec::new();
-        for (k, v) in &props {
-            let p = format!("{pointer}/properties/{}", escape(k));
-            let mut nested = Vec::new();
-            let f = self.field("CatchAll", k, v, &p, false, &mut nested)?;
-            if !nested.is_empty() {
-                return Err(self.err(&p, "an inline type in a catch-all arm is not supported"));
-            }
-            self.unchecked_rule(&f.ty, &p)?;
-            fields.push(f);
-        }
+        let additional = self.additional(&a, pointer)?;
+        let fields = self.catch_all_fields(&props, None, pointer)?;
         let title = Self::title(&a);
         Ok(CatchAll {
             rust_name: type_ident(title.as_deref().unwrap_or("other")),

@@ -364,14 +364,7 @@ impl<'a> Lowerer<'a> {
                 return Err(self.err(pointer, format!("`required` names `{r}`, which is not in `properties`")));
             }
         }
-        let additional = match s.get("additionalProperties") {
-            None => Additional::Absent,
-            Some(Value::Bool(false)) => Additional::False,
-            Some(Value::Bool(true)) => Additional::True,
-            Some(_) => {
-                return Err(self.err(pointer, "typed `additionalProperties` beside `properties` is not supported"))
-            }
-        };
+        let additional = self.additional(s, pointer)?;
         let mut flatten = None;
         let mut tag_property = None;
         if let Some(key) = arms_key {
@@ -425,6 +418,16 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(Struct { fields, flatten, additional })
+    }
+
+    /// `additionalProperties` of an object (absent, `true`, `false`).
+    fn additional(&self, s: &Obj, pointer: &str) -> Result<Additional> {
+        match s.get("additionalProperties") {
+            None => Ok(Additional::Absent),
+            Some(Value::Bool(false)) => Ok(Additional::False),
+            Some(Value::Bool(true)) => Ok(Additional::True),
+            Some(_) => Err(self.err(pointer, "typed `additionalProperties` beside `properties` is not supported")),
+        }
     }
 
     fn required(&self, s: &Obj, pointer: &str) -> Result<BTreeSet<String>> {
