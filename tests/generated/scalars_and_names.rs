@@ -90,6 +90,13 @@ impl ::core::fmt::Display for ProtocolVersion {
         ::core::fmt::Display::fmt(&self.0, f)
     }
 }
+/// Where the bounds of `the value` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_Port;
+impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Port {
+    const POINTER: &'static str = "#/$defs/Port";
+}
 /// A bounded integer newtype tighter than its format.
 #[derive(
     Debug,
@@ -106,7 +113,7 @@ impl ::core::fmt::Display for ProtocolVersion {
 #[serde(transparent)]
 pub struct Port(
     #[serde(
-        deserialize_with = "::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535>"
+        deserialize_with = "::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_Port>"
     )]
     pub u16,
 );
@@ -421,7 +428,7 @@ pub struct Limits {
     /// The `cols` property.
     #[serde(
         rename = "cols",
-        deserialize_with = "::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535>"
+        deserialize_with = "::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_Limits_properties_cols>"
     )]
     pub cols: u16,
     /// The `line` property.
@@ -429,7 +436,7 @@ pub struct Limits {
         rename = "line",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true>"
+        deserialize_with = "::acp_bindings::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true, __Bound__defs_Limits_properties_line>"
     )]
     pub line: ::acp_bindings::runtime::Nullable<u32>,
     /// The `priority` property.
@@ -437,7 +444,7 @@ pub struct Limits {
         rename = "priority",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, false>"
+        deserialize_with = "::acp_bindings::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, false, __Bound__defs_Limits_properties_priority>"
     )]
     pub priority: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>,
     /// The `offset` property.
@@ -445,7 +452,7 @@ pub struct Limits {
         rename = "offset",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::de::opt_int_in_range::<_, _, { -10 }, 10, false>"
+        deserialize_with = "::acp_bindings::runtime::de::opt_int_in_range::<_, _, { -10 }, 10, false, __Bound__defs_Limits_properties_offset>"
     )]
     pub offset: ::core::option::Option<i32>,
     /// The `data` property.
@@ -524,7 +531,13 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535>(d)
+                ::acp_bindings::runtime::de::int_in_range::<
+                    _,
+                    u16,
+                    1,
+                    65535,
+                    __Bound__defs_Limits_properties_cols,
+                >(d)
                     .map(__W1)
             }
         }
@@ -539,6 +552,7 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                     1,
                     4294967295,
                     true,
+                    __Bound__defs_Limits_properties_line,
                 >(d)
                     .map(__W2)
             }
@@ -554,6 +568,7 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                     0x0,
                     0x3ff0000000000000,
                     false,
+                    __Bound__defs_Limits_properties_priority,
                 >(d)
                     .map(__W3)
             }
@@ -569,6 +584,7 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                     { -10 },
                     10,
                     false,
+                    __Bound__defs_Limits_properties_offset,
                 >(d)
                     .map(__W4)
             }
@@ -748,6 +764,34 @@ impl Limits {
         self.updated_at = ::acp_bindings::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the bounds of `cols` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_Limits_properties_cols;
+impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_cols {
+    const POINTER: &'static str = "#/$defs/Limits/properties/cols";
+}
+/// Where the bounds of `line` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_Limits_properties_line;
+impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_line {
+    const POINTER: &'static str = "#/$defs/Limits/properties/line";
+}
+/// Where the bounds of `priority` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_Limits_properties_priority;
+impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_priority {
+    const POINTER: &'static str = "#/$defs/Limits/properties/priority";
+}
+/// Where the bounds of `offset` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_Limits_properties_offset;
+impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_offset {
+    const POINTER: &'static str = "#/$defs/Limits/properties/offset";
 }
 /// Any JSON.
 ///

@@ -128,22 +128,35 @@ pub fn any<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, 
     Value::deserialize(deserializer).map(Some)
 }
 
-fn out_of_range<T: std::fmt::Display>(value: T, min: &str, max: &str) -> serde_json::Error {
-    serde_json::Error::custom(format_args!("{value} is out of range: expected {min} to {max}"))
+/// Where a checked value's rule is in the schema, for its error. The
+/// generator writes one hidden implementation per bounded property or
+/// definition.
+pub trait Pointer {
+    /// The JSON pointer of the property or definition (`#/$defs/TerminalSize/properties/cols`).
+    const POINTER: &'static str;
 }
 
-fn check_int<T: Copy + Into<i128> + std::fmt::Display>(v: T, min: i128, max: i128) -> Result<T, serde_json::Error> {
+fn out_of_range<T: std::fmt::Display>(value: T, min: &str, max: &str, pointer: &str) -> serde_json::Error {
+    serde_json::Error::custom(format_args!("{value} is out of range: expected {min} to {max} ({pointer})"))
+}
+
+fn check_int<T: Copy + Into<i128> + std::fmt::Display>(
+    v: T,
+    min: i128,
+    max: i128,
+    pointer: &str,
+) -> Result<T, serde_json::Error> {
     let wide: i128 = v.into();
     if wide < min || wide > max {
-        return Err(out_of_range(v, &min.to_string(), &max.to_string()));
+        return Err(out_of_range(v, &min.to_string(), &max.to_string(), pointer));
     }
     Ok(v)
 }
 
-fn check_float(n: Number, min: u64, max: u64) -> Result<Number, serde_json::Error> {
+fn check_float(n: Number, min: u64, max: u64, pointer: &str) -> Result<Number, serde_json::Error> {
     let (min, max, v) = (f64::from_bits(min), f64::from_bits(max), n.as_f64());
     if !(v >= min && v <= max) {
-        return Err(out_of_range(n, &min.to_string(), &max.to_string()));
+        return Err(out_of_range(n, &min.to_string(), &max.to_string(), pointer));
     }
     Ok(n)
 }
@@ -231,16 +244,16 @@ where
 }
 
 /// A required integer with `minimum`/`maximum` beyond its format's range.
-pub fn int_in_range<'de, D, T, const MIN: i128, const MAX: i128>(deserializer: D) -> Result<T, D::Error>
+pub fn int_in_range<'de, D, T, const MIN: i128, const MAX: i128, P: Pointer>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de> + Copy + Into<i128> + std::fmt::Display,
 {
-    check_int(T::deserialize(deserializer)?, MIN, MAX).map_err(D::Error::custom)
+    check_int(T::deserialize(deserializer)?, MIN, MAX, P::POINTER).map_err(D::Error::custom)
 }
 
 /// An optional integer with bounds; `LENIENT` applies default-on-error.
-pub fn opt_int_in_range<'de, D, F, const MIN: i128, const MAX: i128, const LENIENT: bool>(
+pub fn opt_int_in_range<'de, D, F, const MIN: i128, const MAX: i128, const LENIENT: bool, P: Pointer>(
     deserializer: D,
 ) -> Result<F, D::Error>
 where
@@ -252,21 +265,21 @@ where
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"an integer"))
     } else {
-        F::Inner::deserialize(value).and_then(|v| check_int(v, MIN, MAX)).map(F::wrap)
+        F::Inner::deserialize(value).and_then(|v| check_int(v, MIN, MAX, P::POINTER)).map(F::wrap)
     };
     finish::<D, F>(decoded, LENIENT)
 }
 
 /// A required number with bounds, given as `f64::to_bits`.
-pub fn float_in_range<'de, D, const MIN: u64, const MAX: u64>(deserializer: D) -> Result<Number, D::Error>
+pub fn float_in_range<'de, D, const MIN: u64, const MAX: u64, P: Pointer>(deserializer: D) -> Result<Number, D::Error>
 where
     D: Deserializer<'de>,
 {
-    check_float(Number::deserialize(deserializer)?, MIN, MAX).map_err(D::Error::custom)
+    check_float(Number::deserialize(deserializer)?, MIN, MAX, P::POINTER).map_err(D::Error::custom)
 }
 
 /// An optional number with bounds; `LENIENT` applies default-on-error.
-pub fn opt_float_in_range<'de, D, F, const MIN: u64, const MAX: u64, const LENIENT: bool>(
+pub fn opt_float_in_range<'de, D, F, const MIN: u64, const MAX: u64, const LENIENT: bool, P: Pointer>(
     deserializer: D,
 ) -> Result<F, D::Error>
 where
@@ -277,7 +290,7 @@ where
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a number"))
     } else {
-        Number::deserialize(value).and_then(|v| check_float(v, MIN, MAX)).map(F::wrap)
+        Number::deserialize(value).and_then(|v| check_float(v, MIN, MAX, P::POINTER)).map(F::wrap)
     };
     finish::<D, F>(decoded, LENIENT)
 }

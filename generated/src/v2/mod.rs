@@ -2386,7 +2386,7 @@ pub struct Annotations {
         rename = "priority",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, true>"
+        deserialize_with = "crate::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, true, __Bound__defs_Annotations_properties_priority>"
     )]
     pub priority: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2463,6 +2463,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                     0x0,
                     0x3ff0000000000000,
                     true,
+                    __Bound__defs_Annotations_properties_priority,
                 >(d)
                     .map(__W2)
             }
@@ -2599,6 +2600,13 @@ impl Annotations {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the bounds of `priority` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_Annotations_properties_priority;
+impl crate::runtime::de::Pointer for __Bound__defs_Annotations_properties_priority {
+    const POINTER: &'static str = "#/$defs/Annotations/properties/priority";
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Annotations {
@@ -6843,7 +6851,7 @@ pub struct ToolCallLocation {
         rename = "line",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true>"
+        deserialize_with = "crate::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true, __Bound__defs_ToolCallLocation_properties_line>"
     )]
     pub line: crate::runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6896,7 +6904,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true>(d)
+                crate::runtime::de::opt_int_in_range::<
+                    _,
+                    _,
+                    1,
+                    4294967295,
+                    true,
+                    __Bound__defs_ToolCallLocation_properties_line,
+                >(d)
                     .map(__W1)
             }
         }
@@ -6995,6 +7010,13 @@ impl ToolCallLocation {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the bounds of `line` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_ToolCallLocation_properties_line;
+impl crate::runtime::de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
+    const POINTER: &'static str = "#/$defs/ToolCallLocation/properties/line";
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallLocation {
@@ -31075,13 +31097,13 @@ pub struct TerminalSize {
     /// Number of columns.
     #[serde(
         rename = "cols",
-        deserialize_with = "crate::runtime::de::int_in_range::<_, u16, 1, 65535>"
+        deserialize_with = "crate::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_TerminalSize_properties_cols>"
     )]
     pub cols: u16,
     /// Number of rows.
     #[serde(
         rename = "rows",
-        deserialize_with = "crate::runtime::de::int_in_range::<_, u16, 1, 65535>"
+        deserialize_with = "crate::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_TerminalSize_properties_rows>"
     )]
     pub rows: u16,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -31134,7 +31156,14 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::int_in_range::<_, u16, 1, 65535>(d).map(__W0)
+                crate::runtime::de::int_in_range::<
+                    _,
+                    u16,
+                    1,
+                    65535,
+                    __Bound__defs_TerminalSize_properties_cols,
+                >(d)
+                    .map(__W0)
             }
         }
         struct __W1(u16);
@@ -31142,7 +31171,14 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::int_in_range::<_, u16, 1, 65535>(d).map(__W1)
+                crate::runtime::de::int_in_range::<
+                    _,
+                    u16,
+                    1,
+                    65535,
+                    __Bound__defs_TerminalSize_properties_rows,
+                >(d)
+                    .map(__W1)
             }
         }
         struct __W2(
@@ -31237,6 +31273,20 @@ impl TerminalSize {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the bounds of `cols` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_TerminalSize_properties_cols;
+impl crate::runtime::de::Pointer for __Bound__defs_TerminalSize_properties_cols {
+    const POINTER: &'static str = "#/$defs/TerminalSize/properties/cols";
+}
+/// Where the bounds of `rows` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Bound__defs_TerminalSize_properties_rows;
+impl crate::runtime::de::Pointer for __Bound__defs_TerminalSize_properties_rows {
+    const POINTER: &'static str = "#/$defs/TerminalSize/properties/rows";
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalSize {

@@ -176,13 +176,16 @@ fn newtypes_bounds_base64_and_keyword_names() {
     assert_eq!(exact::<SessionId>(json!("sess_1")).as_str(), "sess_1");
     assert_eq!(exact::<ProtocolVersion>(json!(65535)).0, 65535);
     rejected::<ProtocolVersion>(json!(65536), "65536");
-    rejected::<Port>(json!(0), "out of range");
+    rejected::<Port>(json!(0), "0 is out of range: expected 1 to 65535 (#/$defs/Port)");
     let limits = json!({"sessionId": "s", "cols": 80, "data": "AAEC", "line": 3, "priority": 0.5, "offset": -10,
         "uri": "file:///x", "updatedAt": null});
     let l = exact::<Limits>(limits);
     assert_eq!(l.data.decode().unwrap(), vec![0, 1, 2]);
     assert!(l.updated_at.is_null());
-    rejected::<Limits>(json!({"sessionId": "s", "cols": 0, "data": ""}), "out of range");
+    rejected::<Limits>(
+        json!({"sessionId": "s", "cols": 0, "data": ""}),
+        "out of range: expected 1 to 65535 (#/$defs/Limits/properties/cols)",
+    );
     rejected::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "offset": 11}), "out of range");
     rejected::<Limits>(json!({"sessionId": "s", "cols": 1, "data": "", "priority": 1.5}), "out of range");
     // A `number` written as an integer comes back as an integer, a decimal as a decimal.

@@ -248,11 +248,44 @@ impl Emitter {
         quote! { #[serde( #(#parts),* )] }
     }
 
-    /// The name of the hidden type carrying a string property's `minLength` /
-    /// `pattern` (from the property's pointer, unique in the schema file).
-    fn str_rule_name(f: &Field) -> String {
+    /// The name of a hidden rule type of a property (`kind`: `StrRule` for
+    /// `minLength` / `pattern`, `Bound` for `minimum` / `maximum`), from the
+    /// property's pointer (unique in the schema file).
+    fn rule_name(kind: &str, f: &Field) -> String {
         let tail: String = f.pointer.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-        format!("__StrRule{tail}")
+        format!("__{kind}{tail}")
+    }
+
+    fn str_rule_name(f: &Field) -> String {
+        Self::rule_name("StrRule", f)
+    }
+
+    /// The hidden type naming where a bounded number's bounds are, for its errors.
+    fn bound_rule(&self, f: &Field) -> Option<TokenStream> {
+        let bounded = match &f.ty {
+            Type::Integer { .. } => f.ty.checked_bounds() != (None, None),
+            Type::Number { min, max, .. } => min.is_some() || max.is_some(),
+            _ => false,
+        };
+        if !bounded {
+            return None;
+        }
+        let rt = &self.rt;
+        let name = ident(&Self::rule_name("Bound", f));
+        let pointer = str_lit(&format!("#{}", f.pointer));
+        let doc = format!(
+            " Where the bounds of `{}` are, for its errors.",
+            if f.name.is_empty() { "the value" } else { &f.name }
+        );
+        Some(quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            pub struct #name;
+            impl #rt::de::Pointer for #name {
+                const POINTER: &'static str = #pointer;
+            }
+        })
     }
 
     /// The hidden rule type of a string property with `minLength` or
@@ -314,18 +347,20 @@ impl Emitter {
                         v.to_string()
                     }
                 };
+                let p = Self::rule_name("Bound", f);
                 Some(if f.required && !f.nullable {
-                    format!("{rt}::de::int_in_range::<_, {t}, {}, {}>", c(min), c(max))
+                    format!("{rt}::de::int_in_range::<_, {t}, {}, {}, {p}>", c(min), c(max))
                 } else {
-                    format!("{rt}::de::opt_int_in_range::<_, _, {}, {}, {}>", c(min), c(max), f.default_on_error)
+                    format!("{rt}::de::opt_int_in_range::<_, _, {}, {}, {}, {p}>", c(min), c(max), f.default_on_error)
                 })
             }
             Type::Number { min, max, .. } if min.is_some() || max.is_some() => {
                 let (min, max) = (min.unwrap_or(f64::NEG_INFINITY).to_bits(), max.unwrap_or(f64::INFINITY).to_bits());
+                let p = Self::rule_name("Bound", f);
                 Some(if f.required && !f.nullable {
-                    format!("{rt}::de::float_in_range::<_, {min:#x}, {max:#x}>")
+                    format!("{rt}::de::float_in_range::<_, {min:#x}, {max:#x}, {p}>")
                 } else {
-                    format!("{rt}::de::opt_float_in_range::<_, _, {min:#x}, {max:#x}, {}>", f.default_on_error)
+                    format!("{rt}::de::opt_float_in_range::<_, _, {min:#x}, {max:#x}, {}, {p}>", f.default_on_error)
                 })
             }
             Type::Any if optional => Some(format!("{rt}::de::any")),
@@ -490,6 +525,7 @@ impl Emitter {
         }
         items.push(self.builder(def, s));
         items.extend(s.fields.iter().filter_map(|f| self.str_rule(f)));
+        items.extend(s.fields.iter().filter_map(|f| self.bound_rule(f)));
         items
     }
 
@@ -724,9 +760,10 @@ impl Emitter {
             }],
             Type::Integer { format, .. } => {
                 let it = int_type(*format);
-                let check = match self.deserialize_with(&Field {
+                // The definition's value as a required field, at the definition's pointer.
+                let value = Field {
                     name: String::new(),
-                    pointer: String::new(),
+                    pointer: def.pointer.clone(),
                     rust_name: String::new(),
                     docs: None,
                     ty: t.clone(),
@@ -736,14 +773,18 @@ impl Emitter {
                     skip_invalid_items: false,
                     default_on_null: false,
                     default: None,
-                }) {
+                };
+                let check = match self.deserialize_with(&value) {
                     Some(with) => {
                         let with = str_lit(&with);
                         quote!(#[serde(deserialize_with = #with)])
                     }
                     None => quote!(),
                 };
+                let bound = self.bound_rule(&value);
                 vec![quote! {
+                    #bound
+
                     #doc
                     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
                     #[serde(transparent)]
