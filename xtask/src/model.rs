@@ -124,8 +124,13 @@ impl Side {
         }
     }
 
-    /// Parses an `x-side` value.
+    /// Parses an `x-side` value. `both`, the spelling of 0.x and 1.0 schemas
+    /// for a method either side handles (`MessageMcpRequest`), reads as
+    /// `protocol`, which says the same.
     pub fn parse(s: &str) -> Option<Side> {
+        if s == "both" {
+            return Some(Side::Protocol);
+        }
         [Side::Agent, Side::Client, Side::Protocol, Side::Proxy].into_iter().find(|x| x.as_str() == s)
     }
 

@@ -261,3 +261,12 @@ fn schemars_fragments_keep_every_description_title_and_default() {
     }
     assert!(lost.is_empty(), "the fragments lost {lost:#?}");
 }
+
+/// `x-side: both` (0.x and 1.0 schemas, `MessageMcpRequest`) means either side
+/// handles the method: it reads as `protocol`.
+#[test]
+fn x_side_both_reads_as_protocol() {
+    assert_eq!(Side::parse("both"), Some(Side::Protocol));
+    assert_eq!(Side::parse("protocol"), Some(Side::Protocol));
+    assert_eq!(Side::parse("editor"), None);
+}
