@@ -278,24 +278,34 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> 
     let gen = if params.is_empty() { quote!() } else { quote!(<#(#params),*>) };
     let de_bounds = params.iter().map(|p| quote!(#p: ::serde::de::DeserializeOwned));
     let de_bounds2 = de_bounds.clone();
-    let keys: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("__K{i}")).collect();
     let slots: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("v{i}")).collect();
     let wires: Vec<String> = readers.iter().map(|r| r.field.wire.clone().expect("checked while parsing")).collect();
-    let matches = readers.iter().zip(&keys).map(|(r, k)| {
-        let names = std::iter::once(r.field.wire.clone().expect("checked")).chain(r.field.aliases.iter().cloned());
-        quote!(#(#names)|* => __Key::#k,)
-    });
     let types = readers.iter().map(|r| &r.ty);
-    let reads = readers.iter().zip(&keys).zip(&slots).zip(&wires).map(|(((r, k), slot), wire)| {
+    // The closures for `runtime::de::fields` (the same shape the generator
+    // writes for the bindings' structs): a key's position, aliases included,
+    // and the read of the field at a position.
+    let index = readers.iter().enumerate().map(|(i, r)| {
+        let names = std::iter::once(&r.field.wire).flatten().chain(&r.field.aliases);
+        quote!(#(#names)|* => ::core::option::Option::Some(#i),)
+    });
+    let reads = readers.iter().zip(&slots).zip(&wires).enumerate().map(|(i, ((r, slot), wire))| {
         let (ty, helper) = (&r.ty, &r.helper);
         quote! {
-            __Key::#k => ::acp_bindings::runtime::de::once(
+            #i => ::acp_bindings::runtime::de::once(
                 &mut #slot,
                 #wire,
                 map.next_value_seed(::acp_bindings::patch::de::With::<::acp_bindings::patch::de::#helper, #ty>::new())?,
-            )?,
+            ),
         }
     });
+    let (index_fn, read_fn) = if readers.is_empty() {
+        (quote!(|_| ::core::option::Option::None), quote!(|_, _| ::core::result::Result::Ok(())))
+    } else {
+        (
+            quote!(|k| match k { #(#index)* _ => ::core::option::Option::None }),
+            quote!(|i, map| match i { #(#reads)* _ => ::core::unreachable!("`fields` passes only positions `index` returned") }),
+        )
+    };
     let inits = readers.iter().zip(&slots).zip(&wires).map(|((r, slot), wire)| {
         let id = &r.field.ident;
         if r.required {
@@ -312,20 +322,6 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> 
         impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                 const FIELDS: &[&str] = &[#(#wires),*];
-                enum __Key { #(#keys,)* Other(::std::string::String) }
-                impl __Key {
-                    fn of(k: &str) -> __Key {
-                        match k {
-                            #(#matches)*
-                            other => __Key::Other(other.to_owned()),
-                        }
-                    }
-                }
-                impl<'de> ::serde::Deserialize<'de> for __Key {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                        d.deserialize_identifier(::acp_bindings::runtime::de::KeyVisitor(__Key::of))
-                    }
-                }
                 struct __Visitor #gen #phantom;
                 impl<'de, #(#de_bounds2),*> ::serde::de::Visitor<'de> for __Visitor #gen {
                     type Value = #item #gen;
@@ -334,15 +330,7 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> 
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
                         #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                        let mut rest = ::acp_bindings::runtime::Extra::default();
-                        while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                            match key {
-                                #(#reads)*
-                                __Key::Other(k) => {
-                                    rest.insert(k, map.next_value()?);
-                                }
-                            }
-                        }
+                        let rest = ::acp_bindings::runtime::de::fields(&mut map, #index_fn, #read_fn)?;
                         ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
                     }
                 }

@@ -30,27 +30,6 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["message"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "message" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __W0(::acp_bindings::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -75,21 +54,27 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                 let mut v0: ::core::option::Option<
                     ::acp_bindings::runtime::Nullable<::std::string::String>,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "message" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "message",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ErrorStopReason {
                     message: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -475,27 +460,6 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetConfigOptionRequestTypeBoolean;
@@ -510,21 +474,27 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
                 mut map: A,
             ) -> ::core::result::Result<SetConfigOptionRequestTypeBoolean, A::Error> {
                 let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetConfigOptionRequestTypeBoolean {
                     value: ::acp_bindings::runtime::de::required(v0, "value")?,
                     additional_properties: rest,
@@ -561,27 +531,6 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetConfigOptionRequestTypeId;
@@ -596,21 +545,27 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
                 mut map: A,
             ) -> ::core::result::Result<SetConfigOptionRequestTypeId, A::Error> {
                 let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetConfigOptionRequestTypeId {
                     value: ::acp_bindings::runtime::de::required(v0, "value")?,
                     additional_properties: rest,
@@ -647,27 +602,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionScope;
@@ -682,21 +616,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
                 mut map: A,
             ) -> ::core::result::Result<SessionScope, A::Error> {
                 let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionScope {
                     session_id: ::acp_bindings::runtime::de::required(v0, "sessionId")?,
                     additional_properties: rest,
@@ -732,27 +672,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "requestId" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestScope;
@@ -767,21 +686,27 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
                 mut map: A,
             ) -> ::core::result::Result<RequestScope, A::Error> {
                 let mut v0: ::core::option::Option<i64> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "requestId" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "requestId",
                                 map.next_value::<i64>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequestScope {
                     request_id: ::acp_bindings::runtime::de::required(v0, "requestId")?,
                     additional_properties: rest,

@@ -25,27 +25,6 @@ impl<'de> ::serde::Deserialize<'de> for Image {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "data" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Image;
@@ -60,21 +39,27 @@ impl<'de> ::serde::Deserialize<'de> for Image {
                 mut map: A,
             ) -> ::core::result::Result<Image, A::Error> {
                 let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "data" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "data",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Image {
                     data: ::acp_bindings::runtime::de::required(v0, "data")?,
                     additional_properties: rest,
@@ -246,27 +231,6 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "text" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlockText;
@@ -281,21 +245,27 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
                 mut map: A,
             ) -> ::core::result::Result<BlockText, A::Error> {
                 let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "text" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BlockText {
                     text: ::acp_bindings::runtime::de::required(v0, "text")?,
                     additional_properties: rest,
@@ -670,31 +640,6 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "level", "shape"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "level" => __Key::__K1,
-                    "shape" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Holder;
@@ -711,35 +656,43 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
                 let mut v0: ::core::option::Option<NonEmpty> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<::core::option::Option<Level>> = ::core::option::Option::None;
                 let mut v2: ::core::option::Option<::core::option::Option<Shape>> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "level" => ::core::option::Option::Some(1),
+                        "shape" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<NonEmpty>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "level",
                                 map.next_value::<::core::option::Option<Level>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "shape",
                                 map.next_value::<::core::option::Option<Shape>>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Holder {
                     name: ::acp_bindings::runtime::de::required(v0, "name")?,
                     level: v1.unwrap_or_default(),

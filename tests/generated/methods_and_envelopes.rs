@@ -25,27 +25,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["protocolVersion"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "protocolVersion" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeRequest;
@@ -60,21 +39,27 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                 mut map: A,
             ) -> ::core::result::Result<InitializeRequest, A::Error> {
                 let mut v0: ::core::option::Option<u16> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "protocolVersion" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "protocolVersion",
                                 map.next_value::<u16>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(InitializeRequest {
                     protocol_version: ::acp_bindings::runtime::de::required(
                         v0,
@@ -140,27 +125,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutRequest;
@@ -179,10 +143,14 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "_meta",
@@ -192,13 +160,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                                             ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LogoutRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -317,31 +287,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
@@ -360,24 +305,30 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 let mut v2: ::core::option::Option<
                     ::acp_bindings::runtime::Nullable<ClientRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -385,13 +336,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                                     .next_value::<
                                         ::acp_bindings::runtime::Nullable<ClientRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientRequest {
                     id: ::acp_bindings::runtime::de::required(v0, "id")?,
                     method: ::acp_bindings::runtime::de::required(v1, "method")?,
@@ -552,29 +505,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
@@ -590,28 +520,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             ) -> ::core::result::Result<ClientResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<::serde_json::Value>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseResult {
                     id: ::acp_bindings::runtime::de::required(v0, "id")?,
                     result: ::acp_bindings::runtime::de::required(v1, "result")?,
@@ -655,29 +592,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __W0(::core::option::Option<ClientResponseErrorId>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -703,28 +617,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                     ::core::option::Option<ClientResponseErrorId>,
                 > = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ClientResponseErrorError> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<ClientResponseErrorError>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseError {
                     id: ::acp_bindings::runtime::de::required(v0, "id")?,
                     error: ::acp_bindings::runtime::de::required(v1, "error")?,
@@ -813,29 +734,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "code" => __Key::__K0,
-                    "message" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseErrorError;
@@ -851,28 +749,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
             ) -> ::core::result::Result<ClientResponseErrorError, A::Error> {
                 let mut v0: ::core::option::Option<i32> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "code" => ::core::option::Option::Some(0),
+                        "message" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "code",
                                 map.next_value::<i32>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "message",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseErrorError {
                     code: ::acp_bindings::runtime::de::required(v0, "code")?,
                     message: ::acp_bindings::runtime::de::required(v1, "message")?,
@@ -924,31 +829,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "code" => __Key::__K0,
-                    "message" => __Key::__K1,
-                    "data" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __W2(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -975,35 +855,43 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut v2: ::core::option::Option<
                     ::core::option::Option<::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "code" => ::core::option::Option::Some(0),
+                        "message" => ::core::option::Option::Some(1),
+                        "data" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "code",
                                 map.next_value::<i32>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "message",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "data",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Error {
                     code: ::acp_bindings::runtime::de::required(v0, "code")?,
                     message: ::acp_bindings::runtime::de::required(v1, "message")?,

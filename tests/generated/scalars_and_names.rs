@@ -194,39 +194,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
             "required",
             "properties",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "type" => __Key::__K0,
-                    "const" => __Key::__K1,
-                    "enum" => __Key::__K2,
-                    "override" => __Key::__K3,
-                    "anyOf" => __Key::__K4,
-                    "required" => __Key::__K5,
-                    "properties" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
@@ -263,24 +230,34 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut v6: ::core::option::Option<
                     ::std::collections::BTreeMap<::std::string::String, i32>,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "type" => ::core::option::Option::Some(0),
+                        "const" => ::core::option::Option::Some(1),
+                        "enum" => ::core::option::Option::Some(2),
+                        "override" => ::core::option::Option::Some(3),
+                        "anyOf" => ::core::option::Option::Some(4),
+                        "required" => ::core::option::Option::Some(5),
+                        "properties" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "type",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "const",
                                 map.next_value::<::acp_bindings::runtime::Nullable<bool>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "enum",
@@ -290,9 +267,9 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "override",
@@ -300,9 +277,9 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                     .next_value::<
                                         ::core::option::Option<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v4,
                                 "anyOf",
@@ -312,9 +289,9 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v5,
                                 "required",
@@ -324,9 +301,9 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v6,
                                 "properties",
@@ -334,13 +311,15 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                     .next_value::<
                                         ::std::collections::BTreeMap<::std::string::String, i32>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Error {
                     r#type: ::acp_bindings::runtime::de::required(v0, "type")?,
                     r#const: v1.unwrap_or_default(),
@@ -491,41 +470,6 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
             "uri",
             "updatedAt",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cols" => __Key::__K1,
-                    "line" => __Key::__K2,
-                    "priority" => __Key::__K3,
-                    "offset" => __Key::__K4,
-                    "data" => __Key::__K5,
-                    "uri" => __Key::__K6,
-                    "updatedAt" => __Key::__K7,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __W1(u16);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -620,52 +564,63 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                 let mut v7: ::core::option::Option<
                     ::acp_bindings::runtime::Nullable<::std::string::String>,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cols" => ::core::option::Option::Some(1),
+                        "line" => ::core::option::Option::Some(2),
+                        "priority" => ::core::option::Option::Some(3),
+                        "offset" => ::core::option::Option::Some(4),
+                        "data" => ::core::option::Option::Some(5),
+                        "uri" => ::core::option::Option::Some(6),
+                        "updatedAt" => ::core::option::Option::Some(7),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "cols",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "line",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "priority",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v4,
                                 "offset",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v5,
                                 "data",
                                 map.next_value::<::acp_bindings::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v6,
                                 "uri",
@@ -673,9 +628,9 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                                     .next_value::<
                                         ::core::option::Option<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v7,
                                 "updatedAt",
@@ -683,13 +638,15 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                                     .next_value::<
                                         ::acp_bindings::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Limits {
                     session_id: ::acp_bindings::runtime::de::required(v0, "sessionId")?,
                     cols: ::acp_bindings::runtime::de::required(v1, "cols")?,
@@ -818,23 +775,6 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &[];
-        enum __Key {
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                __Key::Other(k.to_owned())
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Empty;
@@ -848,14 +788,11 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
                 self,
                 mut map: A,
             ) -> ::core::result::Result<Empty, A::Error> {
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
-                        }
-                    }
-                }
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |_| ::core::option::Option::None,
+                    |_, _| ::core::result::Result::Ok(()),
+                )?;
                 ::core::result::Result::Ok(Empty {
                     additional_properties: rest,
                 })

@@ -54,33 +54,6 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "note", "tag"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "amount" => __Key::__K0,
-                    "currency" => __Key::__K1,
-                    "note" => __Key::__K2,
-                    "tag" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __W1(::std::string::String);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -142,42 +115,51 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                 let mut v3: ::core::option::Option<
                     ::core::option::Option<::std::string::String>,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "amount" => ::core::option::Option::Some(0),
+                        "currency" => ::core::option::Option::Some(1),
+                        "note" => ::core::option::Option::Some(2),
+                        "tag" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "amount",
                                 map.next_value::<::acp_bindings::runtime::Number>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "currency",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "note",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "tag",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Cost {
                     amount: ::acp_bindings::runtime::de::required(v0, "amount")?,
                     currency: ::acp_bindings::runtime::de::required(v1, "currency")?,

@@ -83,29 +83,6 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["uri", "text"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "uri" => __Key::__K0,
-                    "text" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextResourceContents;
@@ -121,28 +98,35 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
             ) -> ::core::result::Result<TextResourceContents, A::Error> {
                 let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "uri" => ::core::option::Option::Some(0),
+                        "text" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TextResourceContents {
                     uri: ::acp_bindings::runtime::de::required(v0, "uri")?,
                     text: ::acp_bindings::runtime::de::required(v1, "text")?,
@@ -186,29 +170,6 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["uri", "blob"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "uri" => __Key::__K0,
-                    "blob" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlobResourceContents;
@@ -226,28 +187,35 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                 let mut v1: ::core::option::Option<
                     ::acp_bindings::runtime::Base64String,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "uri" => ::core::option::Option::Some(0),
+                        "blob" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "blob",
                                 map.next_value::<::acp_bindings::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BlobResourceContents {
                     uri: ::acp_bindings::runtime::de::required(v0, "uri")?,
                     blob: ::acp_bindings::runtime::de::required(v1, "blob")?,

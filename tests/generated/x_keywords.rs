@@ -135,27 +135,6 @@ impl<'de> ::serde::Deserialize<'de> for Location {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "path" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Location;
@@ -170,21 +149,27 @@ impl<'de> ::serde::Deserialize<'de> for Location {
                 mut map: A,
             ) -> ::core::result::Result<Location, A::Error> {
                 let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "path" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "path",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Location {
                     path: ::acp_bindings::runtime::de::required(v0, "path")?,
                     additional_properties: rest,
@@ -308,47 +293,6 @@ impl<'de> ::serde::Deserialize<'de> for Update {
             "loadSession",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            __K10,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "kind" => __Key::__K2,
-                    "locations" => __Key::__K3,
-                    "entries" => __Key::__K4,
-                    "strictItems" => __Key::__K5,
-                    "args" => __Key::__K6,
-                    "env" => __Key::__K7,
-                    "rawInput" => __Key::__K8,
-                    "loadSession" => __Key::__K9,
-                    "_meta" => __Key::__K10,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(
-                    ::acp_bindings::runtime::de::KeyVisitor(__Key::of),
-                )
-            }
-        }
         struct __W1(::acp_bindings::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -459,52 +403,66 @@ impl<'de> ::serde::Deserialize<'de> for Update {
                         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = ::acp_bindings::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "kind" => ::core::option::Option::Some(2),
+                        "locations" => ::core::option::Option::Some(3),
+                        "entries" => ::core::option::Option::Some(4),
+                        "strictItems" => ::core::option::Option::Some(5),
+                        "args" => ::core::option::Option::Some(6),
+                        "env" => ::core::option::Option::Some(7),
+                        "rawInput" => ::core::option::Option::Some(8),
+                        "loadSession" => ::core::option::Option::Some(9),
+                        "_meta" => ::core::option::Option::Some(10),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "kind",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "locations",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v4,
                                 "entries",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v5,
                                 "strictItems",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v6,
                                 "args",
@@ -514,41 +472,43 @@ impl<'de> ::serde::Deserialize<'de> for Update {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v7,
                                 "env",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v8,
                                 "rawInput",
                                 map.next_value::<__W8>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v9,
                                 "loadSession",
                                 map.next_value::<::core::option::Option<bool>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K10 => {
+                        10 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v10,
                                 "_meta",
                                 map.next_value::<__W10>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Update {
                     id: ::acp_bindings::runtime::de::required(v0, "id")?,
                     title: v1.unwrap_or_default(),

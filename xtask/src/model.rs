@@ -435,6 +435,16 @@ impl Type {
         }
     }
 
+    /// Whether decoding must check the value's range: an integer with bounds
+    /// tighter than its format, or a number with any bound.
+    pub fn checks_range(&self) -> bool {
+        match self {
+            Type::Integer { .. } => self.checked_bounds() != (None, None),
+            Type::Number { min, max, .. } => min.is_some() || max.is_some(),
+            _ => false,
+        }
+    }
+
     /// The `minLength` and `pattern` decoding must check, if the type is a
     /// string that has either (`minLength: 0` checks nothing).
     pub fn string_rule(&self) -> Option<(u64, Option<&str>)> {

@@ -9,7 +9,7 @@ use serde::de::{DeserializeOwned, Error, Unexpected};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{JsonObject, Nullable, Number};
+use super::{Extra, JsonObject, Nullable, Number};
 
 /// How a field's Rust type represents "no value" and "a value".
 pub trait Shape: Default {
@@ -448,19 +448,47 @@ pub fn required<T, E: Error>(slot: Option<T>, key: &'static str) -> Result<T, E>
     slot.ok_or_else(|| E::missing_field(key))
 }
 
-/// Reads an object key for a generated `Deserialize` (see `Extra`): `of`
-/// maps a known key to its field and keeps any other.
-pub struct KeyVisitor<K>(pub fn(&str) -> K);
+/// The loop of a generated `Deserialize` visitor that keeps unknown
+/// properties (the structs' and the `keep_unknown` patches'): each key is
+/// looked up with `index` (a known property's position), a known one is read
+/// by `read`, and any other is kept, with its value, in the returned [`Extra`].
+pub fn fields<'de, A: serde::de::MapAccess<'de>>(
+    map: &mut A,
+    index: impl Fn(&str) -> Option<usize> + Copy,
+    mut read: impl FnMut(usize, &mut A) -> Result<(), A::Error>,
+) -> Result<Extra, A::Error> {
+    let mut rest = Extra::new();
+    while let Some(key) = map.next_key_seed(KeySeed(index))? {
+        match key {
+            Ok(i) => read(i, map)?,
+            Err(unknown) => {
+                rest.insert(unknown, map.next_value()?);
+            }
+        }
+    }
+    Ok(rest)
+}
 
-impl<K> serde::de::Visitor<'_> for KeyVisitor<K> {
-    type Value = K;
+/// A property name: a known property's position, or the name of another.
+struct KeySeed<F>(F);
+
+impl<'de, F: Fn(&str) -> Option<usize>> serde::de::DeserializeSeed<'de> for KeySeed<F> {
+    type Value = Result<usize, String>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<F: Fn(&str) -> Option<usize>> serde::de::Visitor<'_> for KeySeed<F> {
+    type Value = Result<usize, String>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a property name")
     }
 
-    fn visit_str<E: Error>(self, v: &str) -> Result<K, E> {
-        Ok((self.0)(v))
+    fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok((self.0)(v).ok_or_else(|| v.to_owned()))
     }
 }
 

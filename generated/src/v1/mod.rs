@@ -39,29 +39,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
@@ -80,24 +57,30 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<AgentRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -105,13 +88,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -558,29 +543,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
@@ -599,24 +561,30 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<AgentRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -624,13 +592,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -1192,31 +1162,6 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "path", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "path" => __Key::__K1,
-                    "content" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -1248,42 +1193,51 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "path" => ::core::option::Option::Some(1),
+                        "content" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "path",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "content",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(WriteTextFileRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     path: crate::runtime::de::required(v1, "path")?,
@@ -1478,33 +1432,6 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "path", "line", "limit", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "path" => __Key::__K1,
-                    "line" => __Key::__K2,
-                    "limit" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -1537,49 +1464,59 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "path" => ::core::option::Option::Some(1),
+                        "line" => ::core::option::Option::Some(2),
+                        "limit" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "path",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "line",
                                 map.next_value::<crate::runtime::Nullable<u32>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "limit",
                                 map.next_value::<crate::runtime::Nullable<u32>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ReadTextFileRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     path: crate::runtime::de::required(v1, "path")?,
@@ -1698,31 +1635,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCall", "options", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "toolCall" => __Key::__K1,
-                    "options" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -1754,42 +1666,51 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "toolCall" => ::core::option::Option::Some(1),
+                        "options" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "toolCall",
                                 map.next_value::<ToolCallUpdate>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "options",
                                 map.next_value::<::std::vec::Vec<PermissionOption>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequestPermissionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     tool_call: crate::runtime::de::required(v1, "toolCall")?,
@@ -1980,43 +1901,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
             "rawOutput",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "toolCallId" => __Key::__K0,
-                    "kind" => __Key::__K1,
-                    "status" => __Key::__K2,
-                    "title" => __Key::__K3,
-                    "name" => __Key::__K4,
-                    "content" => __Key::__K5,
-                    "locations" => __Key::__K6,
-                    "rawInput" => __Key::__K7,
-                    "rawOutput" => __Key::__K8,
-                    "_meta" => __Key::__K9,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<ToolKind>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2132,84 +2016,99 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "toolCallId" => ::core::option::Option::Some(0),
+                        "kind" => ::core::option::Option::Some(1),
+                        "status" => ::core::option::Option::Some(2),
+                        "title" => ::core::option::Option::Some(3),
+                        "name" => ::core::option::Option::Some(4),
+                        "content" => ::core::option::Option::Some(5),
+                        "locations" => ::core::option::Option::Some(6),
+                        "rawInput" => ::core::option::Option::Some(7),
+                        "rawOutput" => ::core::option::Option::Some(8),
+                        "_meta" => ::core::option::Option::Some(9),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "toolCallId",
                                 map.next_value::<ToolCallId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "kind",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "status",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "name",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "content",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "locations",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "rawInput",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "rawOutput",
                                 map.next_value::<__W8>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
                                 map.next_value::<__W9>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallUpdate {
                     tool_call_id: crate::runtime::de::required(v0, "toolCallId")?,
                     kind: v1.unwrap_or_default(),
@@ -3224,31 +3123,6 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["audience", "lastModified", "priority", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "audience" => __Key::__K0,
-                    "lastModified" => __Key::__K1,
-                    "priority" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::vec::Vec<Role>>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3310,42 +3184,51 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "audience" => ::core::option::Option::Some(0),
+                        "lastModified" => ::core::option::Option::Some(1),
+                        "priority" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "audience",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "lastModified",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "priority",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Annotations {
                     audience: v0.unwrap_or_default(),
                     last_modified: v1.unwrap_or_default(),
@@ -3560,29 +3443,6 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "text", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "annotations" => __Key::__K0,
-                    "text" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3623,35 +3483,43 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "annotations" => ::core::option::Option::Some(0),
+                        "text" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TextContent {
                     annotations: v0.unwrap_or_default(),
                     text: crate::runtime::de::required(v1, "text")?,
@@ -3765,33 +3633,6 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "data", "mimeType", "uri", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "annotations" => __Key::__K0,
-                    "data" => __Key::__K1,
-                    "mimeType" => __Key::__K2,
-                    "uri" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3844,49 +3685,59 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "annotations" => ::core::option::Option::Some(0),
+                        "data" => ::core::option::Option::Some(1),
+                        "mimeType" => ::core::option::Option::Some(2),
+                        "uri" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "data",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "uri",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ImageContent {
                     annotations: v0.unwrap_or_default(),
                     data: crate::runtime::de::required(v1, "data")?,
@@ -4008,31 +3859,6 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "data", "mimeType", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "annotations" => __Key::__K0,
-                    "data" => __Key::__K1,
-                    "mimeType" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4074,42 +3900,51 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "annotations" => ::core::option::Option::Some(0),
+                        "data" => ::core::option::Option::Some(1),
+                        "mimeType" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "data",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AudioContent {
                     annotations: v0.unwrap_or_default(),
                     data: crate::runtime::de::required(v1, "data")?,
@@ -4261,39 +4096,6 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
             "uri",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "annotations" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "mimeType" => __Key::__K2,
-                    "name" => __Key::__K3,
-                    "size" => __Key::__K4,
-                    "title" => __Key::__K5,
-                    "uri" => __Key::__K6,
-                    "_meta" => __Key::__K7,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4377,70 +4179,83 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "annotations" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "mimeType" => ::core::option::Option::Some(2),
+                        "name" => ::core::option::Option::Some(3),
+                        "size" => ::core::option::Option::Some(4),
+                        "title" => ::core::option::Option::Some(5),
+                        "uri" => ::core::option::Option::Some(6),
+                        "_meta" => ::core::option::Option::Some(7),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "size",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "title",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "_meta",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResourceLink {
                     annotations: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -4672,31 +4487,6 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mimeType", "text", "uri", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mimeType" => __Key::__K0,
-                    "text" => __Key::__K1,
-                    "uri" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4738,42 +4528,51 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mimeType" => ::core::option::Option::Some(0),
+                        "text" => ::core::option::Option::Some(1),
+                        "uri" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mimeType",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TextResourceContents {
                     mime_type: v0.unwrap_or_default(),
                     text: crate::runtime::de::required(v1, "text")?,
@@ -4877,31 +4676,6 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["blob", "mimeType", "uri", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "blob" => __Key::__K0,
-                    "mimeType" => __Key::__K1,
-                    "uri" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4943,42 +4717,51 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "blob" => ::core::option::Option::Some(0),
+                        "mimeType" => ::core::option::Option::Some(1),
+                        "uri" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "blob",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mimeType",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BlobResourceContents {
                     blob: crate::runtime::de::required(v0, "blob")?,
                     mime_type: v1.unwrap_or_default(),
@@ -5079,29 +4862,6 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "resource", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "annotations" => __Key::__K0,
-                    "resource" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5142,35 +4902,43 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "annotations" => ::core::option::Option::Some(0),
+                        "resource" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "resource",
                                 map.next_value::<EmbeddedResourceResource>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(EmbeddedResource {
                     annotations: v0.unwrap_or_default(),
                     resource: crate::runtime::de::required(v1, "resource")?,
@@ -5271,27 +5039,6 @@ impl<'de> ::serde::Deserialize<'de> for Content {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -5321,28 +5068,35 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Content {
                     content: crate::runtime::de::required(v0, "content")?,
                     meta: v1.unwrap_or_default(),
@@ -5441,31 +5195,6 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path", "oldText", "newText", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "path" => __Key::__K0,
-                    "oldText" => __Key::__K1,
-                    "newText" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5507,42 +5236,51 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "path" => ::core::option::Option::Some(0),
+                        "oldText" => ::core::option::Option::Some(1),
+                        "newText" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "path",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "oldText",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "newText",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Diff {
                     path: crate::runtime::de::required(v0, "path")?,
                     old_text: v1.unwrap_or_default(),
@@ -5714,27 +5452,6 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminalId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -5764,28 +5481,35 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminalId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Terminal {
                     terminal_id: crate::runtime::de::required(v0, "terminalId")?,
                     meta: v1.unwrap_or_default(),
@@ -5880,29 +5604,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path", "line", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "path" => __Key::__K0,
-                    "line" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<u32>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5941,35 +5642,43 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "path" => ::core::option::Option::Some(0),
+                        "line" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "path",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "line",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallLocation {
                     path: crate::runtime::de::required(v0, "path")?,
                     line: v1.unwrap_or_default(),
@@ -6060,31 +5769,6 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "name", "kind", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "optionId" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "kind" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -6116,42 +5800,51 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "optionId" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "kind" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "optionId",
                                 map.next_value::<PermissionOptionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "kind",
                                 map.next_value::<PermissionOptionKind>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PermissionOption {
                     option_id: crate::runtime::de::required(v0, "optionId")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -6498,37 +6191,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
             "outputByteLimit",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "command" => __Key::__K1,
-                    "args" => __Key::__K2,
-                    "env" => __Key::__K3,
-                    "cwd" => __Key::__K4,
-                    "outputByteLimit" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W6(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -6569,24 +6231,34 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "command" => ::core::option::Option::Some(1),
+                        "args" => ::core::option::Option::Some(2),
+                        "env" => ::core::option::Option::Some(3),
+                        "cwd" => ::core::option::Option::Some(4),
+                        "outputByteLimit" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "command",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "args",
@@ -6596,9 +6268,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "env",
@@ -6606,9 +6278,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<EnvVariable>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "cwd",
@@ -6616,27 +6288,29 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "outputByteLimit",
                                 map.next_value::<crate::runtime::Nullable<u64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CreateTerminalRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     command: crate::runtime::de::required(v1, "command")?,
@@ -6779,29 +6453,6 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "value" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -6832,35 +6483,43 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "value" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "value",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(EnvVariable {
                     name: crate::runtime::de::required(v0, "name")?,
                     value: crate::runtime::de::required(v1, "value")?,
@@ -6945,29 +6604,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "terminalId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -6998,35 +6634,43 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "terminalId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalOutputRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     terminal_id: crate::runtime::de::required(v1, "terminalId")?,
@@ -7126,29 +6770,6 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "terminalId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -7179,35 +6800,43 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "terminalId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ReleaseTerminalRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     terminal_id: crate::runtime::de::required(v1, "terminalId")?,
@@ -7307,29 +6936,6 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "terminalId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -7360,35 +6966,43 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "terminalId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(WaitForTerminalExitRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     terminal_id: crate::runtime::de::required(v1, "terminalId")?,
@@ -7488,29 +7102,6 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "terminalId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -7541,35 +7132,43 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "terminalId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(KillTerminalRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     terminal_id: crate::runtime::de::required(v1, "terminalId")?,
@@ -7961,27 +7560,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCallId"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "toolCallId" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<ToolCallId>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -8007,28 +7585,35 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ToolCallId>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "toolCallId" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "toolCallId",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationSessionScope {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     tool_call_id: v1.unwrap_or_default(),
@@ -8103,25 +7688,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "requestId" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationRequestScope;
@@ -8136,21 +7702,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
                 mut map: A,
             ) -> ::core::result::Result<ElicitationRequestScope, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "requestId" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "requestId",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationRequestScope {
                     request_id: crate::runtime::de::required(v0, "requestId")?,
                     additional_properties: rest,
@@ -8280,35 +7852,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
             "description",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "type" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "properties" => __Key::__K2,
-                    "required" => __Key::__K3,
-                    "description" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<ElicitationSchemaType>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -8381,24 +7924,33 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "type" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "properties" => ::core::option::Option::Some(2),
+                        "required" => ::core::option::Option::Some(3),
+                        "description" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "type",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "properties",
@@ -8411,9 +7963,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                                             >,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "required",
@@ -8423,27 +7975,29 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "description",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationSchema {
                     r#type: v0.unwrap_or_default(),
                     title: v1.unwrap_or_default(),
@@ -9112,31 +8666,6 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["const", "title", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "const" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -9178,42 +8707,51 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "const" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "const",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(EnumOption {
                     r#const: crate::runtime::de::required(v0, "const")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -9403,43 +8941,6 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
             "oneOf",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minLength" => __Key::__K2,
-                    "maxLength" => __Key::__K3,
-                    "pattern" => __Key::__K4,
-                    "format" => __Key::__K5,
-                    "default" => __Key::__K6,
-                    "enum" => __Key::__K7,
-                    "oneOf" => __Key::__K8,
-                    "_meta" => __Key::__K9,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -9515,38 +9016,51 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minLength" => ::core::option::Option::Some(2),
+                        "maxLength" => ::core::option::Option::Some(3),
+                        "pattern" => ::core::option::Option::Some(4),
+                        "format" => ::core::option::Option::Some(5),
+                        "default" => ::core::option::Option::Some(6),
+                        "enum" => ::core::option::Option::Some(7),
+                        "oneOf" => ::core::option::Option::Some(8),
+                        "_meta" => ::core::option::Option::Some(9),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minLength",
                                 map.next_value::<crate::runtime::Nullable<u32>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maxLength",
                                 map.next_value::<crate::runtime::Nullable<u32>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "pattern",
@@ -9554,23 +9068,23 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "format",
                                 map.next_value::<crate::runtime::Nullable<StringFormat>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "default",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "enum",
@@ -9580,9 +9094,9 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "oneOf",
@@ -9590,20 +9104,22 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::vec::Vec<EnumOption>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
                                 map.next_value::<__W9>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(StringPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -9833,35 +9349,6 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
             "default",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minimum" => __Key::__K2,
-                    "maximum" => __Key::__K3,
-                    "default" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -9929,24 +9416,33 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minimum" => ::core::option::Option::Some(2),
+                        "maximum" => ::core::option::Option::Some(3),
+                        "default" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minimum",
@@ -9954,9 +9450,9 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<crate::runtime::Number>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maximum",
@@ -9964,27 +9460,29 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<crate::runtime::Number>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NumberPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -10168,35 +9666,6 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
             "default",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minimum" => __Key::__K2,
-                    "maximum" => __Key::__K3,
-                    "default" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10258,56 +9727,67 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minimum" => ::core::option::Option::Some(2),
+                        "maximum" => ::core::option::Option::Some(3),
+                        "default" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minimum",
                                 map.next_value::<crate::runtime::Nullable<i64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maximum",
                                 map.next_value::<crate::runtime::Nullable<i64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(IntegerPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -10457,31 +9937,6 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "description", "default", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "default" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10541,42 +9996,51 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "default" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "default",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BooleanPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -10862,27 +10326,6 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["enum", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "enum" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -10914,28 +10357,35 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "enum" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "enum",
                                 map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(StringMultiSelectItems {
                     r#enum: crate::runtime::de::required(v0, "enum")?,
                     meta: v1.unwrap_or_default(),
@@ -11016,27 +10466,6 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["anyOf", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "anyOf" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -11066,28 +10495,35 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "anyOf" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "anyOf",
                                 map.next_value::<::std::vec::Vec<EnumOption>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TitledMultiSelectItems {
                     any_of: crate::runtime::de::required(v0, "anyOf")?,
                     meta: v1.unwrap_or_default(),
@@ -11227,37 +10663,6 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
             "default",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minItems" => __Key::__K2,
-                    "maxItems" => __Key::__K3,
-                    "items" => __Key::__K4,
-                    "default" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -11322,63 +10727,75 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minItems" => ::core::option::Option::Some(2),
+                        "maxItems" => ::core::option::Option::Some(3),
+                        "items" => ::core::option::Option::Some(4),
+                        "default" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minItems",
                                 map.next_value::<crate::runtime::Nullable<u64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maxItems",
                                 map.next_value::<crate::runtime::Nullable<u64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "items",
                                 map.next_value::<MultiSelectItems>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "default",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MultiSelectPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -12045,27 +11462,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
@@ -12081,28 +11477,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
             ) -> ::core::result::Result<AgentResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<AgentResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<AgentResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -12533,27 +11936,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
@@ -12569,28 +11951,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
             ) -> ::core::result::Result<AgentResponseError, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -12871,27 +12260,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
@@ -12907,28 +12275,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
             ) -> ::core::result::Result<AgentResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<AgentResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<AgentResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -13575,27 +12950,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
@@ -13611,28 +12965,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
             ) -> ::core::result::Result<AgentResponseError, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -13759,33 +13120,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             "agentInfo",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "protocolVersion" => __Key::__K0,
-                    "agentCapabilities" => __Key::__K1,
-                    "authMethods" => __Key::__K2,
-                    "agentInfo" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<AgentCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -13848,49 +13182,59 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "protocolVersion" => ::core::option::Option::Some(0),
+                        "agentCapabilities" => ::core::option::Option::Some(1),
+                        "authMethods" => ::core::option::Option::Some(2),
+                        "agentInfo" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "protocolVersion",
                                 map.next_value::<ProtocolVersion>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "agentCapabilities",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "authMethods",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "agentInfo",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(InitializeResponse {
                     protocol_version: crate::runtime::de::required(
                         v0,
@@ -14080,33 +13424,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             "agentInfo",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "protocolVersion" => __Key::__K0,
-                    "agentCapabilities" => __Key::__K1,
-                    "authMethods" => __Key::__K2,
-                    "agentInfo" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<AgentCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -14169,49 +13486,59 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "protocolVersion" => ::core::option::Option::Some(0),
+                        "agentCapabilities" => ::core::option::Option::Some(1),
+                        "authMethods" => ::core::option::Option::Some(2),
+                        "agentInfo" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "protocolVersion",
                                 map.next_value::<ProtocolVersion>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "agentCapabilities",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "authMethods",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "agentInfo",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(InitializeResponse {
                     protocol_version: crate::runtime::de::required(
                         v0,
@@ -14463,35 +13790,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             "auth",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "loadSession" => __Key::__K0,
-                    "promptCapabilities" => __Key::__K1,
-                    "mcpCapabilities" => __Key::__K2,
-                    "sessionCapabilities" => __Key::__K3,
-                    "auth" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -14573,56 +13871,67 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "loadSession" => ::core::option::Option::Some(0),
+                        "promptCapabilities" => ::core::option::Option::Some(1),
+                        "mcpCapabilities" => ::core::option::Option::Some(2),
+                        "sessionCapabilities" => ::core::option::Option::Some(3),
+                        "auth" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "loadSession",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "promptCapabilities",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpCapabilities",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "sessionCapabilities",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "auth",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentCapabilities {
                     load_session: v0.unwrap_or_default(),
                     prompt_capabilities: v1.unwrap_or_default(),
@@ -14853,37 +14162,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             "providers",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "loadSession" => __Key::__K0,
-                    "promptCapabilities" => __Key::__K1,
-                    "mcpCapabilities" => __Key::__K2,
-                    "sessionCapabilities" => __Key::__K3,
-                    "auth" => __Key::__K4,
-                    "providers" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -14976,63 +14254,75 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "loadSession" => ::core::option::Option::Some(0),
+                        "promptCapabilities" => ::core::option::Option::Some(1),
+                        "mcpCapabilities" => ::core::option::Option::Some(2),
+                        "sessionCapabilities" => ::core::option::Option::Some(3),
+                        "auth" => ::core::option::Option::Some(4),
+                        "providers" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "loadSession",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "promptCapabilities",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpCapabilities",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "sessionCapabilities",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "auth",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "providers",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentCapabilities {
                     load_session: v0.unwrap_or_default(),
                     prompt_capabilities: v1.unwrap_or_default(),
@@ -15244,31 +14534,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["image", "audio", "embeddedContext", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "image" => __Key::__K0,
-                    "audio" => __Key::__K1,
-                    "embeddedContext" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -15324,42 +14589,51 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "image" => ::core::option::Option::Some(0),
+                        "audio" => ::core::option::Option::Some(1),
+                        "embeddedContext" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "image",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "audio",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "embeddedContext",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptCapabilities {
                     image: v0.unwrap_or_default(),
                     audio: v1.unwrap_or_default(),
@@ -15477,29 +14751,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["http", "sse", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "http" => __Key::__K0,
-                    "sse" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -15546,35 +14797,43 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "http" => ::core::option::Option::Some(0),
+                        "sse" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "http",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "sse",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpCapabilities {
                     http: v0.unwrap_or_default(),
                     sse: v1.unwrap_or_default(),
@@ -15700,31 +14959,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["http", "sse", "acp", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "http" => __Key::__K0,
-                    "sse" => __Key::__K1,
-                    "acp" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -15780,42 +15014,51 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "http" => ::core::option::Option::Some(0),
+                        "sse" => ::core::option::Option::Some(1),
+                        "acp" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "http",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "sse",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "acp",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpCapabilities {
                     http: v0.unwrap_or_default(),
                     sse: v1.unwrap_or_default(),
@@ -15992,35 +15235,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "close",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "list" => __Key::__K0,
-                    "delete" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "resume" => __Key::__K3,
-                    "close" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionListCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -16104,56 +15318,67 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "list" => ::core::option::Option::Some(0),
+                        "delete" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "resume" => ::core::option::Option::Some(3),
+                        "close" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "list",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "delete",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "resume",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "close",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCapabilities {
                     list: v0.unwrap_or_default(),
                     delete: v1.unwrap_or_default(),
@@ -16476,45 +15701,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "close",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            __K10,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "list" => __Key::__K0,
-                    "delete" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "systemPrompt" => __Key::__K3,
-                    "fork" => __Key::__K4,
-                    "archive" => __Key::__K5,
-                    "status" => __Key::__K6,
-                    "title" => __Key::__K7,
-                    "resume" => __Key::__K8,
-                    "close" => __Key::__K9,
-                    "_meta" => __Key::__K10,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionListCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -16653,91 +15839,107 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "list" => ::core::option::Option::Some(0),
+                        "delete" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "systemPrompt" => ::core::option::Option::Some(3),
+                        "fork" => ::core::option::Option::Some(4),
+                        "archive" => ::core::option::Option::Some(5),
+                        "status" => ::core::option::Option::Some(6),
+                        "title" => ::core::option::Option::Some(7),
+                        "resume" => ::core::option::Option::Some(8),
+                        "close" => ::core::option::Option::Some(9),
+                        "_meta" => ::core::option::Option::Some(10),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "list",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "delete",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "systemPrompt",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "fork",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "archive",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "status",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "title",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "resume",
                                 map.next_value::<__W8>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "close",
                                 map.next_value::<__W9>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K10 => {
+                        10 => {
                             crate::runtime::de::once(
                                 &mut v10,
                                 "_meta",
                                 map.next_value::<__W10>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCapabilities {
                     list: v0.unwrap_or_default(),
                     delete: v1.unwrap_or_default(),
@@ -16984,25 +16186,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17031,21 +16214,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionListCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17119,25 +16308,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17166,21 +16336,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionDeleteCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17257,25 +16433,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17307,21 +16464,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionAdditionalDirectoriesCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17402,25 +16565,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17449,21 +16593,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionResumeCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17537,25 +16687,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17584,21 +16715,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCloseCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17683,27 +16820,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["logout", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "logout" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<LogoutCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -17743,28 +16859,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "logout" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "logout",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentAuthCapabilities {
                     logout: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -17884,29 +17007,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "logout", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "status" => __Key::__K0,
-                    "logout" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<AuthStatusCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -17957,35 +17057,43 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "status" => ::core::option::Option::Some(0),
+                        "logout" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "status",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "logout",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentAuthCapabilities {
                     status: v0.unwrap_or_default(),
                     logout: v1.unwrap_or_default(),
@@ -18096,25 +17204,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -18143,21 +17232,27 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LogoutCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -18491,35 +17586,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "name", "description", "args", "env", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "args" => __Key::__K3,
-                    "env" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -18572,31 +17638,40 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "args" => ::core::option::Option::Some(3),
+                        "env" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<AuthMethodId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "args",
@@ -18606,9 +17681,9 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "env",
@@ -18621,20 +17696,22 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                                             >,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthMethodTerminal {
                     id: crate::runtime::de::required(v0, "id")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -18771,31 +17848,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "name", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -18837,42 +17889,51 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<AuthMethodId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthMethodAgent {
                     id: crate::runtime::de::required(v0, "id")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -18990,31 +18051,6 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "title", "version", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "version" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -19056,42 +18092,51 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "version" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "version",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Implementation {
                     name: crate::runtime::de::required(v0, "name")?,
                     title: v1.unwrap_or_default(),
@@ -19181,25 +18226,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -19228,21 +18254,27 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthenticateResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -19320,25 +18352,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -19367,21 +18380,27 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LogoutResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -19484,31 +18503,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "modes", "configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "modes" => __Key::__K1,
-                    "configOptions" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<SessionModeState>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -19560,42 +18554,51 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "modes" => ::core::option::Option::Some(1),
+                        "configOptions" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "modes",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "configOptions",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NewSessionResponse {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     modes: v1.unwrap_or_default(),
@@ -19720,29 +18723,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentModeId", "availableModes", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "currentModeId" => __Key::__K0,
-                    "availableModes" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::vec::Vec<SessionMode>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -19781,35 +18761,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "currentModeId" => ::core::option::Option::Some(0),
+                        "availableModes" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "currentModeId",
                                 map.next_value::<SessionModeId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "availableModes",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionModeState {
                     current_mode_id: crate::runtime::de::required(v0, "currentModeId")?,
                     available_modes: crate::runtime::de::required(v1, "availableModes")?,
@@ -19992,31 +18980,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "name", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -20058,42 +19021,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<SessionModeId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionMode {
                     id: crate::runtime::de::required(v0, "id")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -20882,31 +19854,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value", "name", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -20948,42 +19895,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<SessionConfigValueId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigSelectOption {
                     value: crate::runtime::de::required(v0, "value")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -21089,31 +20045,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["group", "name", "options", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "group" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "options" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<SessionConfigSelectOption>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -21155,42 +20086,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "group" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "options" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "group",
                                 map.next_value::<SessionConfigGroupId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "options",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigSelectGroup {
                     group: crate::runtime::de::required(v0, "group")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -21354,27 +20294,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentValue", "options"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "currentValue" => __Key::__K0,
-                    "options" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelect;
@@ -21390,28 +20309,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
             ) -> ::core::result::Result<SessionConfigSelect, A::Error> {
                 let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<SessionConfigSelectOptions> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "currentValue" => ::core::option::Option::Some(0),
+                        "options" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "currentValue",
                                 map.next_value::<SessionConfigValueId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "options",
                                 map.next_value::<SessionConfigSelectOptions>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigSelect {
                     current_value: crate::runtime::de::required(v0, "currentValue")?,
                     options: crate::runtime::de::required(v1, "options")?,
@@ -21483,25 +20409,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentValue"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "currentValue" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigBoolean;
@@ -21516,21 +20423,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                 mut map: A,
             ) -> ::core::result::Result<SessionConfigBoolean, A::Error> {
                 let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "currentValue" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "currentValue",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigBoolean {
                     current_value: crate::runtime::de::required(v0, "currentValue")?,
                     additional_properties: rest,
@@ -21611,29 +20524,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["modes", "configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "modes" => __Key::__K0,
-                    "configOptions" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionModeState>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -21684,35 +20574,43 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "modes" => ::core::option::Option::Some(0),
+                        "configOptions" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "modes",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LoadSessionResponse {
                     modes: v0.unwrap_or_default(),
                     config_options: v1.unwrap_or_default(),
@@ -21834,29 +20732,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessions", "nextCursor", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessions" => __Key::__K0,
-                    "nextCursor" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<SessionInfo>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -21905,35 +20780,43 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessions" => ::core::option::Option::Some(0),
+                        "nextCursor" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "nextCursor",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListSessionsResponse {
                     sessions: crate::runtime::de::required(v0, "sessions")?,
                     next_cursor: v1.unwrap_or_default(),
@@ -22078,35 +20961,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "updatedAt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "title" => __Key::__K3,
-                    "updatedAt" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<::std::vec::Vec<::std::string::String>>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22170,56 +21024,67 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "title" => ::core::option::Option::Some(3),
+                        "updatedAt" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionInfo {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -22399,37 +21264,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "archived",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "title" => __Key::__K3,
-                    "updatedAt" => __Key::__K4,
-                    "archived" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<::std::vec::Vec<::std::string::String>>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22502,63 +21336,75 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "title" => ::core::option::Option::Some(3),
+                        "updatedAt" => ::core::option::Option::Some(4),
+                        "archived" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "archived",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionInfo {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -22685,25 +21531,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -22732,21 +21559,27 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DeleteSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -22842,29 +21675,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["modes", "configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "modes" => __Key::__K0,
-                    "configOptions" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionModeState>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22915,35 +21725,43 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "modes" => ::core::option::Option::Some(0),
+                        "configOptions" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "modes",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResumeSessionResponse {
                     modes: v0.unwrap_or_default(),
                     config_options: v1.unwrap_or_default(),
@@ -23053,25 +21871,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23100,21 +21899,27 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CloseSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -23192,25 +21997,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23239,21 +22025,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionModeResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -23337,27 +22129,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "configOptions" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<SessionConfigOption>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -23397,28 +22168,35 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "configOptions" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionConfigOptionResponse {
                     config_options: crate::runtime::de::required(v0, "configOptions")?,
                     meta: v1.unwrap_or_default(),
@@ -23517,27 +22295,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stopReason", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "stopReason" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23567,28 +22324,35 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "stopReason" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "stopReason",
                                 map.next_value::<StopReason>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptResponse {
                     stop_reason: crate::runtime::de::required(v0, "stopReason")?,
                     meta: v1.unwrap_or_default(),
@@ -23695,29 +22459,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stopReason", "usage", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "stopReason" => __Key::__K0,
-                    "usage" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<Usage>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -23756,35 +22497,43 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "stopReason" => ::core::option::Option::Some(0),
+                        "usage" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "stopReason",
                                 map.next_value::<StopReason>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "usage",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptResponse {
                     stop_reason: crate::runtime::de::required(v0, "stopReason")?,
                     usage: v1.unwrap_or_default(),
@@ -24063,29 +22812,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "code" => __Key::__K0,
-                    "message" => __Key::__K1,
-                    "data" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -24112,35 +22838,43 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut v2: ::core::option::Option<
                     ::core::option::Option<::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "code" => ::core::option::Option::Some(0),
+                        "message" => ::core::option::Option::Some(1),
+                        "data" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "code",
                                 map.next_value::<ErrorCode>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "message",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Error {
                     code: crate::runtime::de::required(v0, "code")?,
                     message: crate::runtime::de::required(v1, "message")?,
@@ -24340,27 +23074,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
@@ -24378,17 +23091,22 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<AgentNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -24396,13 +23114,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -24622,27 +23342,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
@@ -24660,17 +23359,22 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<AgentNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -24678,13 +23382,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -24944,29 +23650,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "update", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "update" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -24997,35 +23680,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "update" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "update",
                                 map.next_value::<SessionUpdate>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionNotification {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     update: crate::runtime::de::required(v1, "update")?,
@@ -26568,29 +25259,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "messageId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    "messageId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<MessageId>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -26631,35 +25299,43 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        "messageId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "messageId",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ContentChunk {
                     content: crate::runtime::de::required(v0, "content")?,
                     message_id: v1.unwrap_or_default(),
@@ -26835,43 +25511,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
             "rawOutput",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "toolCallId" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "name" => __Key::__K2,
-                    "kind" => __Key::__K3,
-                    "status" => __Key::__K4,
-                    "content" => __Key::__K5,
-                    "locations" => __Key::__K6,
-                    "rawInput" => __Key::__K7,
-                    "rawOutput" => __Key::__K8,
-                    "_meta" => __Key::__K9,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -26977,84 +25616,99 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "toolCallId" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "name" => ::core::option::Option::Some(2),
+                        "kind" => ::core::option::Option::Some(3),
+                        "status" => ::core::option::Option::Some(4),
+                        "content" => ::core::option::Option::Some(5),
+                        "locations" => ::core::option::Option::Some(6),
+                        "rawInput" => ::core::option::Option::Some(7),
+                        "rawOutput" => ::core::option::Option::Some(8),
+                        "_meta" => ::core::option::Option::Some(9),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "toolCallId",
                                 map.next_value::<ToolCallId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "name",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "kind",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "status",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "content",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "locations",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "rawInput",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "rawOutput",
                                 map.next_value::<__W8>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
                                 map.next_value::<__W9>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCall {
                     tool_call_id: crate::runtime::de::required(v0, "toolCallId")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -27245,31 +25899,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "priority", "status", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    "priority" => __Key::__K1,
-                    "status" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -27301,42 +25930,51 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        "priority" => ::core::option::Option::Some(1),
+                        "status" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "priority",
                                 map.next_value::<PlanEntryPriority>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "status",
                                 map.next_value::<PlanEntryStatus>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanEntry {
                     content: crate::runtime::de::required(v0, "content")?,
                     priority: crate::runtime::de::required(v1, "priority")?,
@@ -27668,27 +26306,6 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["entries", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "entries" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<PlanEntry>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -27726,28 +26343,35 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "entries" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "entries",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Plan {
                     entries: crate::runtime::de::required(v0, "entries")?,
                     meta: v1.unwrap_or_default(),
@@ -27840,31 +26464,6 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "description", "input", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "input" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<AvailableCommandInput>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -27906,42 +26505,51 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "input" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "input",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AvailableCommand {
                     name: crate::runtime::de::required(v0, "name")?,
                     description: crate::runtime::de::required(v1, "description")?,
@@ -28103,27 +26711,6 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["hint", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "hint" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -28153,28 +26740,35 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "hint" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "hint",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnstructuredCommandInput {
                     hint: crate::runtime::de::required(v0, "hint")?,
                     meta: v1.unwrap_or_default(),
@@ -28254,27 +26848,6 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["availableCommands", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "availableCommands" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<AvailableCommand>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -28312,28 +26885,35 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "availableCommands" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "availableCommands",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AvailableCommandsUpdate {
                     available_commands: crate::runtime::de::required(
                         v0,
@@ -28424,27 +27004,6 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentModeId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "currentModeId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -28474,28 +27033,35 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "currentModeId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "currentModeId",
                                 map.next_value::<SessionModeId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CurrentModeUpdate {
                     current_mode_id: crate::runtime::de::required(v0, "currentModeId")?,
                     meta: v1.unwrap_or_default(),
@@ -28582,27 +27148,6 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "configOptions" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<SessionConfigOption>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -28642,28 +27187,35 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "configOptions" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ConfigOptionUpdate {
                     config_options: crate::runtime::de::required(v0, "configOptions")?,
                     meta: v1.unwrap_or_default(),
@@ -28765,29 +27317,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "updatedAt", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "updatedAt" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -28838,35 +27367,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "updatedAt" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "updatedAt",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionInfoUpdate {
                     title: v0.unwrap_or_default(),
                     updated_at: v1.unwrap_or_default(),
@@ -28967,29 +27504,6 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "amount" => __Key::__K0,
-                    "currency" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -29020,35 +27534,43 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "amount" => ::core::option::Option::Some(0),
+                        "currency" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "amount",
                                 map.next_value::<crate::runtime::Number>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "currency",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Cost {
                     amount: crate::runtime::de::required(v0, "amount")?,
                     currency: crate::runtime::de::required(v1, "currency")?,
@@ -29141,31 +27663,6 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["used", "size", "cost", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "used" => __Key::__K0,
-                    "size" => __Key::__K1,
-                    "cost" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<Cost>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -29205,42 +27702,51 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "used" => ::core::option::Option::Some(0),
+                        "size" => ::core::option::Option::Some(1),
+                        "cost" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "used",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "size",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "cost",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UsageUpdate {
                     used: crate::runtime::de::required(v0, "used")?,
                     size: crate::runtime::de::required(v1, "size")?,
@@ -29499,31 +28005,6 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["severity", "title", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "severity" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::string::String);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -29577,42 +28058,51 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "severity" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "severity",
                                 map.next_value::<NoticeSeverity>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Notice {
                     severity: crate::runtime::de::required(v0, "severity")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -29976,33 +28466,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compactionId", "status", "summary", "error", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "compactionId" => __Key::__K0,
-                    "status" => __Key::__K1,
-                    "summary" => __Key::__K2,
-                    "error" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -30055,49 +28518,59 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "compactionId" => ::core::option::Option::Some(0),
+                        "status" => ::core::option::Option::Some(1),
+                        "summary" => ::core::option::Option::Some(2),
+                        "error" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "compactionId",
                                 map.next_value::<CompactionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "status",
                                 map.next_value::<CompactionStatus>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "summary",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "error",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CompactionUpdate {
                     compaction_id: crate::runtime::de::required(v0, "compactionId")?,
                     status: crate::runtime::de::required(v1, "status")?,
@@ -30222,29 +28695,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compactionId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "compactionId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -30275,35 +28725,43 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "compactionId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "compactionId",
                                 map.next_value::<CompactionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CompactionSummaryChunk {
                     compaction_id: crate::runtime::de::required(v0, "compactionId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -30400,27 +28858,6 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["elicitationId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "elicitationId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -30450,28 +28887,35 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "elicitationId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "elicitationId",
                                 map.next_value::<ElicitationId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CompleteElicitationNotification {
                     elicitation_id: crate::runtime::de::required(v0, "elicitationId")?,
                     meta: v1.unwrap_or_default(),
@@ -30597,29 +29041,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
@@ -30638,24 +29059,30 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ClientRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -30663,13 +29090,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -31203,29 +29632,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
@@ -31244,24 +29650,30 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ClientRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -31269,13 +29681,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -32114,31 +30528,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             "clientInfo",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "protocolVersion" => __Key::__K0,
-                    "clientCapabilities" => __Key::__K1,
-                    "clientInfo" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<ClientCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -32190,42 +30579,51 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "protocolVersion" => ::core::option::Option::Some(0),
+                        "clientCapabilities" => ::core::option::Option::Some(1),
+                        "clientInfo" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "protocolVersion",
                                 map.next_value::<ProtocolVersion>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "clientCapabilities",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "clientInfo",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(InitializeRequest {
                     protocol_version: crate::runtime::de::required(
                         v0,
@@ -32419,35 +30817,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             "elicitation",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "fs" => __Key::__K0,
-                    "terminal" => __Key::__K1,
-                    "session" => __Key::__K2,
-                    "auth" => __Key::__K3,
-                    "elicitation" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<FileSystemCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -32529,56 +30898,67 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "fs" => ::core::option::Option::Some(0),
+                        "terminal" => ::core::option::Option::Some(1),
+                        "session" => ::core::option::Option::Some(2),
+                        "auth" => ::core::option::Option::Some(3),
+                        "elicitation" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "fs",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminal",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "session",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "auth",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "elicitation",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientCapabilities {
                     fs: v0.unwrap_or_default(),
                     terminal: v1.unwrap_or_default(),
@@ -32830,39 +31210,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             "elicitation",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "fs" => __Key::__K0,
-                    "terminal" => __Key::__K1,
-                    "session" => __Key::__K2,
-                    "subagents" => __Key::__K3,
-                    "plan" => __Key::__K4,
-                    "auth" => __Key::__K5,
-                    "elicitation" => __Key::__K6,
-                    "_meta" => __Key::__K7,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<FileSystemCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -32966,70 +31313,83 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "fs" => ::core::option::Option::Some(0),
+                        "terminal" => ::core::option::Option::Some(1),
+                        "session" => ::core::option::Option::Some(2),
+                        "subagents" => ::core::option::Option::Some(3),
+                        "plan" => ::core::option::Option::Some(4),
+                        "auth" => ::core::option::Option::Some(5),
+                        "elicitation" => ::core::option::Option::Some(6),
+                        "_meta" => ::core::option::Option::Some(7),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "fs",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminal",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "session",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "subagents",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "plan",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "auth",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "elicitation",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "_meta",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientCapabilities {
                     fs: v0.unwrap_or_default(),
                     terminal: v1.unwrap_or_default(),
@@ -33230,29 +31590,6 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["readTextFile", "writeTextFile", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "readTextFile" => __Key::__K0,
-                    "writeTextFile" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -33299,35 +31636,43 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "readTextFile" => ::core::option::Option::Some(0),
+                        "writeTextFile" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "readTextFile",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "writeTextFile",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(FileSystemCapabilities {
                     read_text_file: v0.unwrap_or_default(),
                     write_text_file: v1.unwrap_or_default(),
@@ -33446,31 +31791,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compaction", "configOptions", "notices", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "compaction" => __Key::__K0,
-                    "configOptions" => __Key::__K1,
-                    "notices" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<CompactionCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -33532,42 +31852,51 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "compaction" => ::core::option::Option::Some(0),
+                        "configOptions" => ::core::option::Option::Some(1),
+                        "notices" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "compaction",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "notices",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientSessionCapabilities {
                     compaction: v0.unwrap_or_default(),
                     config_options: v1.unwrap_or_default(),
@@ -33679,21 +32008,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &[];
-        enum __Key {
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                __Key::Other(k.to_owned())
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionCapabilities;
@@ -33707,14 +32021,11 @@ impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
                 self,
                 mut map: A,
             ) -> ::core::result::Result<CompactionCapabilities, A::Error> {
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
-                        }
-                    }
-                }
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |_| ::core::option::Option::None,
+                    |_, _| ::core::result::Result::Ok(()),
+                )?;
                 ::core::result::Result::Ok(CompactionCapabilities {
                     additional_properties: rest,
                 })
@@ -33788,27 +32099,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["boolean", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "boolean" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<BooleanConfigOptionCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -33848,28 +32138,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "boolean" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "boolean",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigOptionsCapabilities {
                     boolean: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -33964,25 +32261,6 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -34011,21 +32289,27 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BooleanConfigOptionCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -34088,21 +32372,6 @@ impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &[];
-        enum __Key {
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                __Key::Other(k.to_owned())
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NoticeCapabilities;
@@ -34116,14 +32385,11 @@ impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
                 self,
                 mut map: A,
             ) -> ::core::result::Result<NoticeCapabilities, A::Error> {
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
-                        }
-                    }
-                }
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |_| ::core::option::Option::None,
+                    |_, _| ::core::result::Result::Ok(()),
+                )?;
                 ::core::result::Result::Ok(NoticeCapabilities {
                     additional_properties: rest,
                 })
@@ -34202,27 +32468,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminal", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminal" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -34260,28 +32505,35 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminal" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminal",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthCapabilities {
                     terminal: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -34385,29 +32637,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["form", "url", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "form" => __Key::__K0,
-                    "url" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<ElicitationFormCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -34458,35 +32687,43 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "form" => ::core::option::Option::Some(0),
+                        "url" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "form",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationCapabilities {
                     form: v0.unwrap_or_default(),
                     url: v1.unwrap_or_default(),
@@ -34597,25 +32834,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -34644,21 +32862,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationFormCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -34734,25 +32958,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -34781,21 +32986,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationUrlCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -34873,27 +33084,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "methodId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -34923,28 +33113,35 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "methodId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "methodId",
                                 map.next_value::<AuthMethodId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthenticateRequest {
                     method_id: crate::runtime::de::required(v0, "methodId")?,
                     meta: v1.unwrap_or_default(),
@@ -35033,25 +33230,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -35080,21 +33258,27 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LogoutRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -35198,31 +33382,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "additionalDirectories", "mcpServers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "additionalDirectories" => __Key::__K1,
-                    "mcpServers" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<McpServer>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -35264,17 +33423,24 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "additionalDirectories" => ::core::option::Option::Some(1),
+                        "mcpServers" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "additionalDirectories",
@@ -35284,27 +33450,29 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpServers",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NewSessionRequest {
                     cwd: crate::runtime::de::required(v0, "cwd")?,
                     additional_directories: v1.unwrap_or_default(),
@@ -35455,33 +33623,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "additionalDirectories" => __Key::__K1,
-                    "mcpServers" => __Key::__K2,
-                    "systemPrompt" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<McpServer>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -35526,17 +33667,25 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "additionalDirectories" => ::core::option::Option::Some(1),
+                        "mcpServers" => ::core::option::Option::Some(2),
+                        "systemPrompt" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "additionalDirectories",
@@ -35546,34 +33695,36 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpServers",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NewSessionRequest {
                     cwd: crate::runtime::de::required(v0, "cwd")?,
                     additional_directories: v1.unwrap_or_default(),
@@ -36106,29 +34257,6 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "value" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -36159,35 +34287,43 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "value" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "value",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(HttpHeader {
                     name: crate::runtime::de::required(v0, "name")?,
                     value: crate::runtime::de::required(v1, "value")?,
@@ -36278,31 +34414,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url", "headers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "url" => __Key::__K1,
-                    "headers" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<HttpHeader>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -36342,42 +34453,51 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "url" => ::core::option::Option::Some(1),
+                        "headers" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "headers",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerHttp {
                     name: crate::runtime::de::required(v0, "name")?,
                     url: crate::runtime::de::required(v1, "url")?,
@@ -36476,31 +34596,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url", "headers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "url" => __Key::__K1,
-                    "headers" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<HttpHeader>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -36540,42 +34635,51 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "url" => ::core::option::Option::Some(1),
+                        "headers" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "headers",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerSse {
                     name: crate::runtime::de::required(v0, "name")?,
                     url: crate::runtime::de::required(v1, "url")?,
@@ -36674,33 +34778,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "command", "args", "env", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "command" => __Key::__K1,
-                    "args" => __Key::__K2,
-                    "env" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -36751,49 +34828,59 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "command" => ::core::option::Option::Some(1),
+                        "args" => ::core::option::Option::Some(2),
+                        "env" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "command",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "args",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "env",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerStdio {
                     name: crate::runtime::de::required(v0, "name")?,
                     command: crate::runtime::de::required(v1, "command")?,
@@ -36923,33 +35010,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             "sessionId",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mcpServers" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "sessionId" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<McpServer>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -36992,24 +35052,32 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mcpServers" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "sessionId" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mcpServers",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -37019,27 +35087,29 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LoadSessionRequest {
                     mcp_servers: crate::runtime::de::required(v0, "mcpServers")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -37206,35 +35276,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mcpServers" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "sessionId" => __Key::__K3,
-                    "systemPrompt" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<McpServer>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -37280,24 +35321,33 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mcpServers" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "sessionId" => ::core::option::Option::Some(3),
+                        "systemPrompt" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mcpServers",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -37307,34 +35357,36 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LoadSessionRequest {
                     mcp_servers: crate::runtime::de::required(v0, "mcpServers")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -37480,29 +35532,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "cursor" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37537,10 +35566,16 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "cursor" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
@@ -37548,9 +35583,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cursor",
@@ -37558,20 +35593,22 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListSessionsRequest {
                     cwd: v0.unwrap_or_default(),
                     cursor: v1.unwrap_or_default(),
@@ -37707,31 +35744,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "archived", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "cursor" => __Key::__K1,
-                    "archived" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37769,10 +35781,17 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "cursor" => ::core::option::Option::Some(1),
+                        "archived" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
@@ -37780,9 +35799,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cursor",
@@ -37790,9 +35809,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "archived",
@@ -37800,20 +35819,22 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<SessionArchiveFilter>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListSessionsRequest {
                     cwd: v0.unwrap_or_default(),
                     cursor: v1.unwrap_or_default(),
@@ -37939,27 +35960,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37989,28 +35989,35 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DeleteSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -38135,33 +36142,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "mcpServers",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "mcpServers" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -38198,24 +36178,32 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "mcpServers" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -38225,9 +36213,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "mcpServers",
@@ -38235,20 +36223,22 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResumeSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -38425,35 +36415,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "mcpServers" => __Key::__K3,
-                    "systemPrompt" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W5(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -38493,24 +36454,33 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "mcpServers" => ::core::option::Option::Some(3),
+                        "systemPrompt" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -38520,9 +36490,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "mcpServers",
@@ -38530,27 +36500,29 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResumeSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -38695,27 +36667,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -38745,28 +36696,35 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CloseSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -38857,29 +36815,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "modeId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "modeId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -38910,35 +36845,43 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "modeId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "modeId",
                                 map.next_value::<SessionModeId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionModeRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     mode_id: crate::runtime::de::required(v1, "modeId")?,
@@ -39275,25 +37218,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeBoolean;
@@ -39311,21 +37235,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
                 A::Error,
             > {
                 let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionConfigOptionRequestTypeBoolean {
                     value: crate::runtime::de::required(v0, "value")?,
                     additional_properties: rest,
@@ -39390,25 +37320,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeValueId
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeValueId;
@@ -39426,21 +37337,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeValueId
                 A::Error,
             > {
                 let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<SessionConfigValueId>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionConfigOptionRequestTypeValueId {
                     value: crate::runtime::de::required(v0, "value")?,
                     additional_properties: rest,
@@ -39539,29 +37456,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "prompt", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "prompt" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -39592,35 +37486,43 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "prompt" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "prompt",
                                 map.next_value::<::std::vec::Vec<ContentBlock>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     prompt: crate::runtime::de::required(v1, "prompt")?,
@@ -39848,27 +37750,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
@@ -39884,28 +37765,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             ) -> ::core::result::Result<ClientResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ClientResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<ClientResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -40264,27 +38152,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
@@ -40300,28 +38167,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
             ) -> ::core::result::Result<ClientResponseError, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -40538,27 +38412,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
@@ -40574,28 +38427,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             ) -> ::core::result::Result<ClientResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ClientResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<ClientResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -40978,27 +38838,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
@@ -41014,28 +38853,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
             ) -> ::core::result::Result<ClientResponseError, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -41114,25 +38960,6 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41161,21 +38988,27 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(WriteTextFileResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -41256,27 +39089,6 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41306,28 +39118,35 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ReadTextFileResponse {
                     content: crate::runtime::de::required(v0, "content")?,
                     meta: v1.unwrap_or_default(),
@@ -41410,27 +39229,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["outcome", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "outcome" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41460,28 +39258,35 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "outcome" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "outcome",
                                 map.next_value::<RequestPermissionOutcome>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequestPermissionResponse {
                     outcome: crate::runtime::de::required(v0, "outcome")?,
                     meta: v1.unwrap_or_default(),
@@ -41718,27 +39523,6 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "optionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41768,28 +39552,35 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "optionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "optionId",
                                 map.next_value::<PermissionOptionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SelectedPermissionOutcome {
                     option_id: crate::runtime::de::required(v0, "optionId")?,
                     meta: v1.unwrap_or_default(),
@@ -41873,27 +39664,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminalId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41923,28 +39693,35 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminalId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CreateTerminalResponse {
                     terminal_id: crate::runtime::de::required(v0, "terminalId")?,
                     meta: v1.unwrap_or_default(),
@@ -42043,31 +39820,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["output", "truncated", "exitStatus", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "output" => __Key::__K0,
-                    "truncated" => __Key::__K1,
-                    "exitStatus" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<TerminalExitStatus>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -42109,42 +39861,51 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "output" => ::core::option::Option::Some(0),
+                        "truncated" => ::core::option::Option::Some(1),
+                        "exitStatus" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "output",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "truncated",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "exitStatus",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalOutputResponse {
                     output: crate::runtime::de::required(v0, "output")?,
                     truncated: crate::runtime::de::required(v1, "truncated")?,
@@ -42263,29 +40024,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["exitCode", "signal", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "exitCode" => __Key::__K0,
-                    "signal" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<u32>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -42334,35 +40072,43 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "exitCode" => ::core::option::Option::Some(0),
+                        "signal" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "exitCode",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "signal",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalExitStatus {
                     exit_code: v0.unwrap_or_default(),
                     signal: v1.unwrap_or_default(),
@@ -42453,25 +40199,6 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -42500,21 +40227,27 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ReleaseTerminalResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -42608,29 +40341,6 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["exitCode", "signal", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "exitCode" => __Key::__K0,
-                    "signal" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<u32>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -42679,35 +40389,43 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "exitCode" => ::core::option::Option::Some(0),
+                        "signal" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "exitCode",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "signal",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(WaitForTerminalExitResponse {
                     exit_code: v0.unwrap_or_default(),
                     signal: v1.unwrap_or_default(),
@@ -42804,25 +40522,6 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -42851,21 +40550,27 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(KillTerminalResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -43289,25 +40994,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationAcceptAction;
@@ -43329,10 +41015,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                         >,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
@@ -43345,13 +41035,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                                             >,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationAcceptAction {
                     content: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -43432,27 +41124,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
@@ -43470,17 +41141,22 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ClientNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -43488,13 +41164,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -43687,27 +41365,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
@@ -43725,17 +41382,22 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ClientNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -43743,13 +41405,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -43975,27 +41639,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -44025,28 +41668,35 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelNotification {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -44136,27 +41786,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "requestId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -44186,28 +41815,35 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "requestId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "requestId",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelRequestNotification {
                     request_id: crate::runtime::de::required(v0, "requestId")?,
                     meta: v1.unwrap_or_default(),
@@ -44316,33 +41952,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "serverId" => __Key::__K0,
-                    "requestId" => __Key::__K1,
-                    "method" => __Key::__K2,
-                    "params" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -44379,31 +41988,39 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "serverId" => ::core::option::Option::Some(0),
+                        "requestId" => ::core::option::Option::Some(1),
+                        "method" => ::core::option::Option::Some(2),
+                        "params" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "serverId",
                                 map.next_value::<McpServerAcpId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "requestId",
                                 map.next_value::<McpRequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "params",
@@ -44413,20 +42030,22 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
                                             ::std::boxed::Box<crate::runtime::JsonObject>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpRequest {
                     server_id: crate::runtime::de::required(v0, "serverId")?,
                     request_id: crate::runtime::de::required(v1, "requestId")?,
@@ -44742,27 +42361,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mode" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionSystemPromptModeCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -44802,28 +42400,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mode" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mode",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionSystemPromptCapabilities {
                     mode: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -44939,27 +42544,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["override", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "override" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionSystemPromptOverrideCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -44999,28 +42583,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "override" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "override",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionSystemPromptModeCapabilities {
                     r#override: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -45124,25 +42715,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45174,21 +42746,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionSystemPromptOverrideCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -45277,25 +42855,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45324,21 +42883,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionForkCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -45421,25 +42986,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45468,21 +43014,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionArchiveCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -45564,25 +43116,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45611,21 +43144,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionStatusCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -45708,25 +43247,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45755,21 +43275,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionTitleCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -45851,25 +43377,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45898,21 +43405,27 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -45994,25 +43507,6 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46041,21 +43535,27 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProvidersCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -46138,27 +43638,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providers" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46188,28 +43667,35 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providers" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providers",
                                 map.next_value::<::std::vec::Vec<ProviderInfo>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListProvidersResponse {
                     providers: crate::runtime::de::required(v0, "providers")?,
                     meta: v1.unwrap_or_default(),
@@ -46334,33 +43820,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
             "current",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providerId" => __Key::__K0,
-                    "supported" => __Key::__K1,
-                    "required" => __Key::__K2,
-                    "current" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::vec::Vec<LlmProtocol>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -46403,31 +43862,39 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providerId" => ::core::option::Option::Some(0),
+                        "supported" => ::core::option::Option::Some(1),
+                        "required" => ::core::option::Option::Some(2),
+                        "current" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providerId",
                                 map.next_value::<ProviderId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "supported",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "required",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "current",
@@ -46435,20 +43902,22 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                                     .next_value::<
                                         crate::runtime::Nullable<ProviderCurrentConfig>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProviderInfo {
                     provider_id: crate::runtime::de::required(v0, "providerId")?,
                     supported: crate::runtime::de::required(v1, "supported")?,
@@ -46834,29 +44303,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["apiType", "baseUrl", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "apiType" => __Key::__K0,
-                    "baseUrl" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46887,35 +44333,43 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "apiType" => ::core::option::Option::Some(0),
+                        "baseUrl" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "apiType",
                                 map.next_value::<LlmProtocol>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "baseUrl",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProviderCurrentConfig {
                     api_type: crate::runtime::de::required(v0, "apiType")?,
                     base_url: crate::runtime::de::required(v1, "baseUrl")?,
@@ -47009,25 +44463,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47056,21 +44491,27 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetProviderResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47157,25 +44598,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47204,21 +44626,27 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DisableProviderResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47323,29 +44751,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "state" => __Key::__K0,
-                    "accounts" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -47386,35 +44791,43 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "state" => ::core::option::Option::Some(0),
+                        "accounts" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "state",
                                 map.next_value::<AuthState>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusResponse {
                     state: crate::runtime::de::required(v0, "state")?,
                     accounts: v1.unwrap_or_default(),
@@ -47750,35 +45163,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
             "organization",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "label" => __Key::__K0,
-                    "active" => __Key::__K1,
-                    "name" => __Key::__K2,
-                    "email" => __Key::__K3,
-                    "organization" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -47850,56 +45234,67 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "label" => ::core::option::Option::Some(0),
+                        "active" => ::core::option::Option::Some(1),
+                        "name" => ::core::option::Option::Some(2),
+                        "email" => ::core::option::Option::Some(3),
+                        "organization" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "label",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "active",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "name",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "email",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "organization",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthAccount {
                     label: crate::runtime::de::required(v0, "label")?,
                     active: v1.unwrap_or_default(),
@@ -48043,31 +45438,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "modes", "configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "modes" => __Key::__K1,
-                    "configOptions" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<SessionModeState>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -48119,42 +45489,51 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "modes" => ::core::option::Option::Some(1),
+                        "configOptions" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "modes",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "configOptions",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ForkSessionResponse {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     modes: v1.unwrap_or_default(),
@@ -48279,25 +45658,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48326,21 +45686,27 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ArchiveSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -48427,25 +45793,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48474,21 +45821,27 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnarchiveSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -48583,27 +45936,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "status" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48633,28 +45965,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "status" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "status",
                                 map.next_value::<SessionStatus>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionStatusResponse {
                     status: crate::runtime::de::required(v0, "status")?,
                     meta: v1.unwrap_or_default(),
@@ -48915,27 +46254,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48965,28 +46283,35 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionTitleResponse {
                     title: crate::runtime::de::required(v0, "title")?,
                     meta: v1.unwrap_or_default(),
@@ -49116,37 +46441,6 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
             "cachedWriteTokens",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "totalTokens" => __Key::__K0,
-                    "inputTokens" => __Key::__K1,
-                    "outputTokens" => __Key::__K2,
-                    "thoughtTokens" => __Key::__K3,
-                    "cachedReadTokens" => __Key::__K4,
-                    "cachedWriteTokens" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(crate::runtime::Nullable<u64>);
         impl<'de> ::serde::Deserialize<'de> for __W3 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -49205,63 +46499,75 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "totalTokens" => ::core::option::Option::Some(0),
+                        "inputTokens" => ::core::option::Option::Some(1),
+                        "outputTokens" => ::core::option::Option::Some(2),
+                        "thoughtTokens" => ::core::option::Option::Some(3),
+                        "cachedReadTokens" => ::core::option::Option::Some(4),
+                        "cachedWriteTokens" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "totalTokens",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "inputTokens",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "outputTokens",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "thoughtTokens",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "cachedReadTokens",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "cachedWriteTokens",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Usage {
                     total_tokens: crate::runtime::de::required(v0, "totalTokens")?,
                     input_tokens: crate::runtime::de::required(v1, "inputTokens")?,
@@ -49674,29 +46980,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "entries", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "entries" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::vec::Vec<PlanEntry>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -49735,35 +47018,43 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "entries" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "entries",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanItems {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     entries: crate::runtime::de::required(v1, "entries")?,
@@ -49865,29 +47156,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "uri", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "uri" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -49918,35 +47186,43 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "uri" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanFile {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     uri: crate::runtime::de::required(v1, "uri")?,
@@ -50044,29 +47320,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -50097,35 +47350,43 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanMarkdown {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -50220,27 +47481,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["plan", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "plan" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -50270,28 +47510,35 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "plan" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "plan",
                                 map.next_value::<PlanUpdateContent>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanUpdate {
                     plan: crate::runtime::de::required(v0, "plan")?,
                     meta: v1.unwrap_or_default(),
@@ -50383,27 +47630,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -50433,28 +47659,35 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanRemoved {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     meta: v1.unwrap_or_default(),
@@ -50552,27 +47785,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cancel" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionCancelCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -50612,28 +47824,35 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cancel" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SubagentSessionCapabilities {
                     cancel: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -50733,25 +47952,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -50780,21 +47980,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCancelCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -51098,25 +48304,6 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51145,21 +48332,27 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RunningStateUpdate {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -51238,25 +48431,6 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "error" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Error>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -51279,21 +48453,27 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                 mut map: A,
             ) -> ::core::result::Result<ErrorStopReason, A::Error> {
                 let mut v0: ::core::option::Option<crate::runtime::Nullable<Error>> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "error" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "error",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ErrorStopReason {
                     error: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -51727,25 +48907,6 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51774,21 +48935,27 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequiresActionStateUpdate {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -51874,25 +49041,6 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51921,21 +49069,27 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnknownStateUpdate {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -52124,39 +49278,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
             "additionalDirectories",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "capabilities" => __Key::__K3,
-                    "state" => __Key::__K4,
-                    "cwd" => __Key::__K5,
-                    "additionalDirectories" => __Key::__K6,
-                    "_meta" => __Key::__K7,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -52236,45 +49357,56 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "capabilities" => ::core::option::Option::Some(3),
+                        "state" => ::core::option::Option::Some(4),
+                        "cwd" => ::core::option::Option::Some(5),
+                        "additionalDirectories" => ::core::option::Option::Some(6),
+                        "_meta" => ::core::option::Option::Some(7),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "capabilities",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "state",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "cwd",
@@ -52282,9 +49414,9 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "additionalDirectories",
@@ -52294,20 +49426,22 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "_meta",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SubagentUpdate {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     title: v1.unwrap_or_default(),
@@ -52531,37 +49665,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
             "content",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "messageId" => __Key::__K0,
-                    "senderSessionId" => __Key::__K1,
-                    "recipientSessionId" => __Key::__K2,
-                    "senderMessageId" => __Key::__K3,
-                    "recipientMessageId" => __Key::__K4,
-                    "content" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<SessionId>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -52646,63 +49749,75 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "messageId" => ::core::option::Option::Some(0),
+                        "senderSessionId" => ::core::option::Option::Some(1),
+                        "recipientSessionId" => ::core::option::Option::Some(2),
+                        "senderMessageId" => ::core::option::Option::Some(3),
+                        "recipientMessageId" => ::core::option::Option::Some(4),
+                        "content" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "messageId",
                                 map.next_value::<MessageId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "senderSessionId",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "recipientSessionId",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "senderMessageId",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "recipientMessageId",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "content",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionMessage {
                     message_id: crate::runtime::de::required(v0, "messageId")?,
                     sender_session_id: v1.unwrap_or_default(),
@@ -52861,29 +49976,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "messageId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -52914,35 +50006,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "messageId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "messageId",
                                 map.next_value::<MessageId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionMessageChunk {
                     message_id: crate::runtime::de::required(v0, "messageId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -53062,29 +50162,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "state" => __Key::__K0,
-                    "accounts" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -53125,35 +50202,43 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "state" => ::core::option::Option::Some(0),
+                        "accounts" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "state",
                                 map.next_value::<AuthState>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusUpdateNotification {
                     state: crate::runtime::de::required(v0, "state")?,
                     accounts: v1.unwrap_or_default(),
@@ -53268,25 +50353,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53315,21 +50381,27 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SubagentCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -53409,25 +50481,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53456,21 +50509,27 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -53550,25 +50609,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53597,21 +50637,27 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListProvidersRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -53725,33 +50771,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
             "headers",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providerId" => __Key::__K0,
-                    "apiType" => __Key::__K1,
-                    "baseUrl" => __Key::__K2,
-                    "headers" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53791,31 +50810,39 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providerId" => ::core::option::Option::Some(0),
+                        "apiType" => ::core::option::Option::Some(1),
+                        "baseUrl" => ::core::option::Option::Some(2),
+                        "headers" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providerId",
                                 map.next_value::<ProviderId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "apiType",
                                 map.next_value::<LlmProtocol>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "baseUrl",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "headers",
@@ -53828,20 +50855,22 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
                                             >,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetProviderRequest {
                     provider_id: crate::runtime::de::required(v0, "providerId")?,
                     api_type: crate::runtime::de::required(v1, "apiType")?,
@@ -53965,27 +50994,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providerId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providerId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54015,28 +51023,35 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providerId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providerId",
                                 map.next_value::<ProviderId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DisableProviderRequest {
                     provider_id: crate::runtime::de::required(v0, "providerId")?,
                     meta: v1.unwrap_or_default(),
@@ -54135,25 +51150,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54182,21 +51178,27 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -54295,29 +51297,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "serverId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "serverId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54348,35 +51327,43 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "serverId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "serverId",
                                 map.next_value::<McpServerAcpId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerAcp {
                     name: crate::runtime::de::required(v0, "name")?,
                     server_id: crate::runtime::de::required(v1, "serverId")?,
@@ -54493,29 +51480,6 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mode" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54546,35 +51510,43 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mode" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mode",
                                 map.next_value::<SystemPromptMode>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<::std::vec::Vec<ContentBlock>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SystemPrompt {
                     mode: crate::runtime::de::required(v0, "mode")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -55060,35 +52032,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "mcpServers" => __Key::__K3,
-                    "systemPrompt" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W5(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55128,24 +52071,33 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "mcpServers" => ::core::option::Option::Some(3),
+                        "systemPrompt" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -55155,9 +52107,9 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "mcpServers",
@@ -55165,27 +52117,29 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ForkSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -55337,27 +52291,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55387,28 +52320,35 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ArchiveSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -55513,27 +52453,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55563,28 +52482,35 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnarchiveSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -55687,27 +52613,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55737,28 +52642,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionStatusRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -55871,29 +52783,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "title", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55924,35 +52813,43 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionTitleRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -56134,27 +53031,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["result", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "result" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -56184,28 +53060,35 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "result" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "result",
                                 map.next_value::<::serde_json::Value>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpResponseResult {
                     result: crate::runtime::de::required(v0, "result")?,
                     meta: v1.unwrap_or_default(),
@@ -56282,27 +53165,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "error" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -56332,28 +53194,35 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "error" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "error",
                                 map.next_value::<McpError>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpResponseError {
                     error: crate::runtime::de::required(v0, "error")?,
                     meta: v1.unwrap_or_default(),
@@ -56443,29 +53312,6 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "code" => __Key::__K0,
-                    "message" => __Key::__K1,
-                    "data" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -56492,35 +53338,43 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
                 let mut v2: ::core::option::Option<
                     ::core::option::Option<::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "code" => ::core::option::Option::Some(0),
+                        "message" => ::core::option::Option::Some(1),
+                        "data" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "code",
                                 map.next_value::<i32>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "message",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpError {
                     code: crate::runtime::de::required(v0, "code")?,
                     message: crate::runtime::de::required(v1, "message")?,
@@ -56628,33 +53482,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "serverId" => __Key::__K0,
-                    "requestId" => __Key::__K1,
-                    "method" => __Key::__K2,
-                    "params" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -56691,31 +53518,39 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "serverId" => ::core::option::Option::Some(0),
+                        "requestId" => ::core::option::Option::Some(1),
+                        "method" => ::core::option::Option::Some(2),
+                        "params" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "serverId",
                                 map.next_value::<McpServerAcpId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "requestId",
                                 map.next_value::<McpRequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "params",
@@ -56725,20 +53560,22 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
                                             ::std::boxed::Box<crate::runtime::JsonObject>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpNotification {
                     server_id: crate::runtime::de::required(v0, "serverId")?,
                     request_id: crate::runtime::de::required(v1, "requestId")?,
@@ -56856,29 +53693,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyRequest;
@@ -56897,24 +53711,30 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ProxyRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -56922,13 +53742,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<ProxyRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -57220,29 +54042,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -57283,35 +54082,43 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxySuccessorRequest {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -57487,27 +54294,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseResult;
@@ -57523,28 +54309,35 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
             ) -> ::core::result::Result<ProxyResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ProxyResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<ProxyResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -57711,27 +54504,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseError;
@@ -57747,28 +54519,35 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
             ) -> ::core::result::Result<ProxyResponseError, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -57942,27 +54721,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyNotification;
@@ -57980,17 +54738,22 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ProxySuccessorNotification>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -57998,13 +54761,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<ProxySuccessorNotification>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -58118,29 +54883,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -58181,35 +54923,43 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxySuccessorNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),

@@ -39,29 +39,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
@@ -80,24 +57,30 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<AgentRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -105,13 +88,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -339,29 +324,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
@@ -380,24 +342,30 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<AgentRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -405,13 +373,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -776,35 +746,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
             "options",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "subject" => __Key::__K3,
-                    "options" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -850,31 +791,40 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "subject" => ::core::option::Option::Some(3),
+                        "options" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "subject",
@@ -882,27 +832,29 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<RequestPermissionSubject>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "options",
                                 map.next_value::<::std::vec::Vec<PermissionOption>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequestPermissionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -2411,31 +2363,6 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["audience", "lastModified", "priority", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "audience" => __Key::__K0,
-                    "lastModified" => __Key::__K1,
-                    "priority" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::vec::Vec<Role>>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2505,42 +2432,51 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "audience" => ::core::option::Option::Some(0),
+                        "lastModified" => ::core::option::Option::Some(1),
+                        "priority" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "audience",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "lastModified",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "priority",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Annotations {
                     audience: v0.unwrap_or_default(),
                     last_modified: v1.unwrap_or_default(),
@@ -2801,29 +2737,6 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text", "annotations", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "text" => __Key::__K0,
-                    "annotations" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2864,35 +2777,43 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "text" => ::core::option::Option::Some(0),
+                        "annotations" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "annotations",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TextContent {
                     text: crate::runtime::de::required(v0, "text")?,
                     annotations: v1.unwrap_or_default(),
@@ -3087,33 +3008,6 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "mimeType", "uri", "annotations", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "data" => __Key::__K0,
-                    "mimeType" => __Key::__K1,
-                    "uri" => __Key::__K2,
-                    "annotations" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3166,49 +3060,59 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "data" => ::core::option::Option::Some(0),
+                        "mimeType" => ::core::option::Option::Some(1),
+                        "uri" => ::core::option::Option::Some(2),
+                        "annotations" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "data",
                                 map.next_value::<crate::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mimeType",
                                 map.next_value::<MediaType>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "uri",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "annotations",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ImageContent {
                     data: crate::runtime::de::required(v0, "data")?,
                     mime_type: crate::runtime::de::required(v1, "mimeType")?,
@@ -3336,31 +3240,6 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "mimeType", "annotations", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "data" => __Key::__K0,
-                    "mimeType" => __Key::__K1,
-                    "annotations" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3402,42 +3281,51 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "data" => ::core::option::Option::Some(0),
+                        "mimeType" => ::core::option::Option::Some(1),
+                        "annotations" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "data",
                                 map.next_value::<crate::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mimeType",
                                 map.next_value::<MediaType>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "annotations",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AudioContent {
                     data: crate::runtime::de::required(v0, "data")?,
                     mime_type: crate::runtime::de::required(v1, "mimeType")?,
@@ -3579,33 +3467,6 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["src", "mimeType", "sizes", "theme", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "src" => __Key::__K0,
-                    "mimeType" => __Key::__K1,
-                    "sizes" => __Key::__K2,
-                    "theme" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<MediaType>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -3668,49 +3529,59 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "src" => ::core::option::Option::Some(0),
+                        "mimeType" => ::core::option::Option::Some(1),
+                        "sizes" => ::core::option::Option::Some(2),
+                        "theme" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "src",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mimeType",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "sizes",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "theme",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Icon {
                     src: crate::runtime::de::required(v0, "src")?,
                     mime_type: v1.unwrap_or_default(),
@@ -4034,41 +3905,6 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
             "annotations",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "uri" => __Key::__K1,
-                    "title" => __Key::__K2,
-                    "description" => __Key::__K3,
-                    "icons" => __Key::__K4,
-                    "mimeType" => __Key::__K5,
-                    "size" => __Key::__K6,
-                    "annotations" => __Key::__K7,
-                    "_meta" => __Key::__K8,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4163,77 +3999,91 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "uri" => ::core::option::Option::Some(1),
+                        "title" => ::core::option::Option::Some(2),
+                        "description" => ::core::option::Option::Some(3),
+                        "icons" => ::core::option::Option::Some(4),
+                        "mimeType" => ::core::option::Option::Some(5),
+                        "size" => ::core::option::Option::Some(6),
+                        "annotations" => ::core::option::Option::Some(7),
+                        "_meta" => ::core::option::Option::Some(8),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "title",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "description",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "icons",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "mimeType",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "size",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "annotations",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "_meta",
                                 map.next_value::<__W8>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResourceLink {
                     name: crate::runtime::de::required(v0, "name")?,
                     uri: crate::runtime::de::required(v1, "uri")?,
@@ -4485,31 +4335,6 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text", "uri", "mimeType", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "text" => __Key::__K0,
-                    "uri" => __Key::__K1,
-                    "mimeType" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<MediaType>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4551,42 +4376,51 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "text" => ::core::option::Option::Some(0),
+                        "uri" => ::core::option::Option::Some(1),
+                        "mimeType" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TextResourceContents {
                     text: crate::runtime::de::required(v0, "text")?,
                     uri: crate::runtime::de::required(v1, "uri")?,
@@ -4696,31 +4530,6 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["blob", "uri", "mimeType", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "blob" => __Key::__K0,
-                    "uri" => __Key::__K1,
-                    "mimeType" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<MediaType>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4762,42 +4571,51 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "blob" => ::core::option::Option::Some(0),
+                        "uri" => ::core::option::Option::Some(1),
+                        "mimeType" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "blob",
                                 map.next_value::<crate::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BlobResourceContents {
                     blob: crate::runtime::de::required(v0, "blob")?,
                     uri: crate::runtime::de::required(v1, "uri")?,
@@ -4902,29 +4720,6 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["resource", "annotations", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "resource" => __Key::__K0,
-                    "annotations" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<Annotations>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -4965,35 +4760,43 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "resource" => ::core::option::Option::Some(0),
+                        "annotations" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "resource",
                                 map.next_value::<EmbeddedResourceResource>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "annotations",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(EmbeddedResource {
                     resource: crate::runtime::de::required(v0, "resource")?,
                     annotations: v1.unwrap_or_default(),
@@ -5094,27 +4897,6 @@ impl<'de> ::serde::Deserialize<'de> for Content {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -5144,28 +4926,35 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Content {
                     content: crate::runtime::de::required(v0, "content")?,
                     meta: v1.unwrap_or_default(),
@@ -5853,25 +5642,6 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "path" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DiffPathChange;
@@ -5886,21 +5656,27 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
                 mut map: A,
             ) -> ::core::result::Result<DiffPathChange, A::Error> {
                 let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "path" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "path",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DiffPathChange {
                     path: crate::runtime::de::required(v0, "path")?,
                     additional_properties: rest,
@@ -5964,27 +5740,6 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["oldPath", "path"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "oldPath" => __Key::__K0,
-                    "path" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DiffPathPairChange;
@@ -6000,28 +5755,35 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
             ) -> ::core::result::Result<DiffPathPairChange, A::Error> {
                 let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "oldPath" => ::core::option::Option::Some(0),
+                        "path" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "oldPath",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "path",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DiffPathPairChange {
                     old_path: crate::runtime::de::required(v0, "oldPath")?,
                     path: crate::runtime::de::required(v1, "path")?,
@@ -6102,29 +5864,6 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["format", "text", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "format" => __Key::__K0,
-                    "text" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -6155,35 +5894,43 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "format" => ::core::option::Option::Some(0),
+                        "text" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "format",
                                 map.next_value::<DiffPatchFormat>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "text",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DiffPatch {
                     format: crate::runtime::de::required(v0, "format")?,
                     text: crate::runtime::de::required(v1, "text")?,
@@ -6436,29 +6183,6 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["changes", "patch", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "changes" => __Key::__K0,
-                    "patch" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<DiffChange>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6507,35 +6231,43 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "changes" => ::core::option::Option::Some(0),
+                        "patch" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "changes",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "patch",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Diff {
                     changes: crate::runtime::de::required(v0, "changes")?,
                     patch: v1.unwrap_or_default(),
@@ -6709,27 +6441,6 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminalId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -6759,28 +6470,35 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminalId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Terminal {
                     terminal_id: crate::runtime::de::required(v0, "terminalId")?,
                     meta: v1.unwrap_or_default(),
@@ -6876,29 +6594,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path", "line", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "path" => __Key::__K0,
-                    "line" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<u32>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -6945,35 +6640,43 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "path" => ::core::option::Option::Some(0),
+                        "line" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "path",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "line",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallLocation {
                     path: crate::runtime::de::required(v0, "path")?,
                     line: v1.unwrap_or_default(),
@@ -7085,27 +6788,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cancel" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<ToolCallCancelCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7145,28 +6827,35 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cancel" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallCapabilities {
                     cancel: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -7258,25 +6947,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -7305,21 +6975,27 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallCancelCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -7398,27 +7074,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["toolCall", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "toolCall" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -7448,28 +7103,35 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "toolCall" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "toolCall",
                                 map.next_value::<ToolCallUpdate>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallPermissionSubject {
                     tool_call: crate::runtime::de::required(v0, "toolCall")?,
                     meta: v1.unwrap_or_default(),
@@ -7572,33 +7234,6 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["command", "cwd", "toolCallId", "terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "command" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "toolCallId" => __Key::__K2,
-                    "terminalId" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<ToolCallId>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -7651,49 +7286,59 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "command" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "toolCallId" => ::core::option::Option::Some(2),
+                        "terminalId" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "command",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "toolCallId",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "terminalId",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CommandPermissionSubject {
                     command: crate::runtime::de::required(v0, "command")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -7815,31 +7460,6 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "name", "kind", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "optionId" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "kind" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -7871,42 +7491,51 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "optionId" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "kind" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "optionId",
                                 map.next_value::<PermissionOptionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "kind",
                                 map.next_value::<PermissionOptionKind>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PermissionOption {
                     option_id: crate::runtime::de::required(v0, "optionId")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -8543,27 +8172,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCallId"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "toolCallId" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<ToolCallId>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -8589,28 +8197,35 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ToolCallId>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "toolCallId" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "toolCallId",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationSessionScope {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     tool_call_id: v1.unwrap_or_default(),
@@ -8685,25 +8300,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "requestId" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationRequestScope;
@@ -8718,21 +8314,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
                 mut map: A,
             ) -> ::core::result::Result<ElicitationRequestScope, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "requestId" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "requestId",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationRequestScope {
                     request_id: crate::runtime::de::required(v0, "requestId")?,
                     additional_properties: rest,
@@ -8848,35 +8450,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
             "description",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "type" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "properties" => __Key::__K2,
-                    "required" => __Key::__K3,
-                    "description" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -8937,24 +8510,33 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "type" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "properties" => ::core::option::Option::Some(2),
+                        "required" => ::core::option::Option::Some(3),
+                        "description" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "type",
                                 map.next_value::<ElicitationSchemaType>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "properties",
@@ -8965,9 +8547,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                                             ElicitationPropertySchema,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "required",
@@ -8977,27 +8559,29 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "description",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationSchema {
                     r#type: crate::runtime::de::required(v0, "type")?,
                     title: v1.unwrap_or_default(),
@@ -9683,31 +9267,6 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["const", "title", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "const" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -9749,42 +9308,51 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "const" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "const",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(EnumOption {
                     r#const: crate::runtime::de::required(v0, "const")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -9980,43 +9548,6 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
             "oneOf",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minLength" => __Key::__K2,
-                    "maxLength" => __Key::__K3,
-                    "pattern" => __Key::__K4,
-                    "format" => __Key::__K5,
-                    "default" => __Key::__K6,
-                    "enum" => __Key::__K7,
-                    "oneOf" => __Key::__K8,
-                    "_meta" => __Key::__K9,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10092,38 +9623,51 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minLength" => ::core::option::Option::Some(2),
+                        "maxLength" => ::core::option::Option::Some(3),
+                        "pattern" => ::core::option::Option::Some(4),
+                        "format" => ::core::option::Option::Some(5),
+                        "default" => ::core::option::Option::Some(6),
+                        "enum" => ::core::option::Option::Some(7),
+                        "oneOf" => ::core::option::Option::Some(8),
+                        "_meta" => ::core::option::Option::Some(9),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minLength",
                                 map.next_value::<crate::runtime::Nullable<u32>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maxLength",
                                 map.next_value::<crate::runtime::Nullable<u32>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "pattern",
@@ -10131,23 +9675,23 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::string::String>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "format",
                                 map.next_value::<crate::runtime::Nullable<StringFormat>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "default",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "enum",
@@ -10157,9 +9701,9 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "oneOf",
@@ -10167,20 +9711,22 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<::std::vec::Vec<EnumOption>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
                                 map.next_value::<__W9>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(StringPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -10408,35 +9954,6 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
             "default",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minimum" => __Key::__K2,
-                    "maximum" => __Key::__K3,
-                    "default" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10504,24 +10021,33 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minimum" => ::core::option::Option::Some(2),
+                        "maximum" => ::core::option::Option::Some(3),
+                        "default" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minimum",
@@ -10529,9 +10055,9 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<crate::runtime::Number>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maximum",
@@ -10539,27 +10065,29 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                                     .next_value::<
                                         crate::runtime::Nullable<crate::runtime::Number>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NumberPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -10741,35 +10269,6 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
             "default",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minimum" => __Key::__K2,
-                    "maximum" => __Key::__K3,
-                    "default" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10831,56 +10330,67 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minimum" => ::core::option::Option::Some(2),
+                        "maximum" => ::core::option::Option::Some(3),
+                        "default" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minimum",
                                 map.next_value::<crate::runtime::Nullable<i64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maximum",
                                 map.next_value::<crate::runtime::Nullable<i64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(IntegerPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -11028,31 +10538,6 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "description", "default", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "default" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -11112,42 +10597,51 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "default" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "default",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BooleanPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -11433,27 +10927,6 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["enum", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "enum" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -11485,28 +10958,35 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "enum" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "enum",
                                 map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(StringMultiSelectItems {
                     r#enum: crate::runtime::de::required(v0, "enum")?,
                     meta: v1.unwrap_or_default(),
@@ -11587,27 +11067,6 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["anyOf", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "anyOf" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -11637,28 +11096,35 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "anyOf" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "anyOf",
                                 map.next_value::<::std::vec::Vec<EnumOption>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TitledMultiSelectItems {
                     any_of: crate::runtime::de::required(v0, "anyOf")?,
                     meta: v1.unwrap_or_default(),
@@ -11796,37 +11262,6 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
             "default",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "minItems" => __Key::__K2,
-                    "maxItems" => __Key::__K3,
-                    "items" => __Key::__K4,
-                    "default" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -11891,63 +11326,75 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "minItems" => ::core::option::Option::Some(2),
+                        "maxItems" => ::core::option::Option::Some(3),
+                        "items" => ::core::option::Option::Some(4),
+                        "default" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "minItems",
                                 map.next_value::<crate::runtime::Nullable<u64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "maxItems",
                                 map.next_value::<crate::runtime::Nullable<u64>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "items",
                                 map.next_value::<MultiSelectItems>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "default",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MultiSelectPropertySchema {
                     title: v0.unwrap_or_default(),
                     description: v1.unwrap_or_default(),
@@ -12614,27 +12061,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
@@ -12650,28 +12076,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
             ) -> ::core::result::Result<AgentResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<AgentResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<AgentResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -13105,27 +12538,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<AgentResponseErrorId>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -13151,28 +12563,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
                     ::core::option::Option<AgentResponseErrorId>,
                 > = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -13519,27 +12938,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
@@ -13555,28 +12953,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
             ) -> ::core::result::Result<AgentResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<AgentResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<AgentResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -14226,27 +13631,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<AgentResponseErrorId>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -14272,28 +13656,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
                     ::core::option::Option<AgentResponseErrorId>,
                 > = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -14481,33 +13872,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             "authMethods",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "protocolVersion" => __Key::__K0,
-                    "info" => __Key::__K1,
-                    "capabilities" => __Key::__K2,
-                    "authMethods" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<AgentCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -14560,49 +13924,59 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "protocolVersion" => ::core::option::Option::Some(0),
+                        "info" => ::core::option::Option::Some(1),
+                        "capabilities" => ::core::option::Option::Some(2),
+                        "authMethods" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "protocolVersion",
                                 map.next_value::<ProtocolVersion>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "info",
                                 map.next_value::<Implementation>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "capabilities",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "authMethods",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(InitializeResponse {
                     protocol_version: crate::runtime::de::required(
                         v0,
@@ -14804,31 +14178,6 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "title", "version", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "version" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -14870,42 +14219,51 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "version" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "version",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Implementation {
                     name: crate::runtime::de::required(v0, "name")?,
                     title: v1.unwrap_or_default(),
@@ -15029,29 +14387,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["session", "auth", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "session" => __Key::__K0,
-                    "auth" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -15102,35 +14437,43 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "session" => ::core::option::Option::Some(0),
+                        "auth" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "session",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "auth",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentCapabilities {
                     session: v0.unwrap_or_default(),
                     auth: v1.unwrap_or_default(),
@@ -15288,31 +14631,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["session", "auth", "providers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "session" => __Key::__K0,
-                    "auth" => __Key::__K1,
-                    "providers" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -15374,42 +14692,51 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "session" => ::core::option::Option::Some(0),
+                        "auth" => ::core::option::Option::Some(1),
+                        "providers" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "session",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "auth",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "providers",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentCapabilities {
                     session: v0.unwrap_or_default(),
                     auth: v1.unwrap_or_default(),
@@ -15604,33 +14931,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "additionalDirectories",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "prompt" => __Key::__K0,
-                    "mcp" => __Key::__K1,
-                    "delete" => __Key::__K2,
-                    "additionalDirectories" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<PromptCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -15703,49 +15003,59 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "prompt" => ::core::option::Option::Some(0),
+                        "mcp" => ::core::option::Option::Some(1),
+                        "delete" => ::core::option::Option::Some(2),
+                        "additionalDirectories" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "prompt",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mcp",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "delete",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "additionalDirectories",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCapabilities {
                     prompt: v0.unwrap_or_default(),
                     mcp: v1.unwrap_or_default(),
@@ -16038,43 +15348,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "title",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            __K7,
-            __K8,
-            __K9,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "prompt" => __Key::__K0,
-                    "mcp" => __Key::__K1,
-                    "delete" => __Key::__K2,
-                    "additionalDirectories" => __Key::__K3,
-                    "systemPrompt" => __Key::__K4,
-                    "fork" => __Key::__K5,
-                    "archive" => __Key::__K6,
-                    "status" => __Key::__K7,
-                    "title" => __Key::__K8,
-                    "_meta" => __Key::__K9,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<PromptCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -16202,84 +15475,99 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "prompt" => ::core::option::Option::Some(0),
+                        "mcp" => ::core::option::Option::Some(1),
+                        "delete" => ::core::option::Option::Some(2),
+                        "additionalDirectories" => ::core::option::Option::Some(3),
+                        "systemPrompt" => ::core::option::Option::Some(4),
+                        "fork" => ::core::option::Option::Some(5),
+                        "archive" => ::core::option::Option::Some(6),
+                        "status" => ::core::option::Option::Some(7),
+                        "title" => ::core::option::Option::Some(8),
+                        "_meta" => ::core::option::Option::Some(9),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "prompt",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mcp",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "delete",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "additionalDirectories",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "systemPrompt",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "fork",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "archive",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K7 => {
+                        7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "status",
                                 map.next_value::<__W7>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K8 => {
+                        8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "title",
                                 map.next_value::<__W8>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K9 => {
+                        9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
                                 map.next_value::<__W9>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCapabilities {
                     prompt: v0.unwrap_or_default(),
                     mcp: v1.unwrap_or_default(),
@@ -16551,31 +15839,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["image", "audio", "embeddedContext", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "image" => __Key::__K0,
-                    "audio" => __Key::__K1,
-                    "embeddedContext" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<PromptImageCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -16637,42 +15900,51 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "image" => ::core::option::Option::Some(0),
+                        "audio" => ::core::option::Option::Some(1),
+                        "embeddedContext" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "image",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "audio",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "embeddedContext",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptCapabilities {
                     image: v0.unwrap_or_default(),
                     audio: v1.unwrap_or_default(),
@@ -16798,25 +16070,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -16845,21 +16098,27 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptImageCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -16933,25 +16192,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -16980,21 +16220,27 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptAudioCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17068,25 +16314,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17115,21 +16342,27 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptEmbeddedContextCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17228,29 +16461,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stdio", "http", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "stdio" => __Key::__K0,
-                    "http" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<McpStdioCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -17301,35 +16511,43 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "stdio" => ::core::option::Option::Some(0),
+                        "http" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "stdio",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "http",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpCapabilities {
                     stdio: v0.unwrap_or_default(),
                     http: v1.unwrap_or_default(),
@@ -17477,31 +16695,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stdio", "http", "acp", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "stdio" => __Key::__K0,
-                    "http" => __Key::__K1,
-                    "acp" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<McpStdioCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -17563,42 +16756,51 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "stdio" => ::core::option::Option::Some(0),
+                        "http" => ::core::option::Option::Some(1),
+                        "acp" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "stdio",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "http",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "acp",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpCapabilities {
                     stdio: v0.unwrap_or_default(),
                     http: v1.unwrap_or_default(),
@@ -17723,25 +16925,6 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17770,21 +16953,27 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpStdioCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17858,25 +17047,6 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -17905,21 +17075,27 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpHttpCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -17993,25 +17169,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -18040,21 +17197,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionDeleteCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -18131,25 +17294,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -18181,21 +17325,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionAdditionalDirectoriesCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -18280,25 +17430,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -18327,21 +17458,27 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentAuthCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -18436,27 +17573,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "status" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<AuthStatusCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -18496,28 +17612,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "status" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "status",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentAuthCapabilities {
                     status: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -18868,29 +17991,6 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "value" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -18921,35 +18021,43 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "value" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "value",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(EnvVariable {
                     name: crate::runtime::de::required(v0, "name")?,
                     value: crate::runtime::de::required(v1, "value")?,
@@ -19073,35 +18181,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
             "env",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "methodId" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "args" => __Key::__K3,
-                    "env" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -19149,31 +18228,40 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "methodId" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "args" => ::core::option::Option::Some(3),
+                        "env" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "methodId",
                                 map.next_value::<AuthMethodId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "args",
@@ -19183,9 +18271,9 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "env",
@@ -19193,20 +18281,22 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<EnvVariable>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthMethodTerminal {
                     method_id: crate::runtime::de::required(v0, "methodId")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -19349,31 +18439,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "name", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "methodId" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -19415,42 +18480,51 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "methodId" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "methodId",
                                 map.next_value::<AuthMethodId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthMethodAgent {
                     method_id: crate::runtime::de::required(v0, "methodId")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -19547,25 +18621,6 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -19594,21 +18649,27 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LoginAuthResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -19686,25 +18747,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -19733,21 +18775,27 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LogoutAuthResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -19865,31 +18913,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
             "availableCommands",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "configOptions" => __Key::__K1,
-                    "availableCommands" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::std::vec::Vec<SessionConfigOption>>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -19941,42 +18964,51 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "configOptions" => ::core::option::Option::Some(1),
+                        "availableCommands" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "availableCommands",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NewSessionResponse {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     config_options: v1.unwrap_or_default(),
@@ -20817,31 +19849,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value", "name", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -20883,42 +19890,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<SessionConfigValueId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigSelectOption {
                     value: crate::runtime::de::required(v0, "value")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -21026,31 +20042,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["groupId", "name", "options", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "groupId" => __Key::__K0,
-                    "name" => __Key::__K1,
-                    "options" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::std::vec::Vec<SessionConfigSelectOption>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -21092,42 +20083,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "groupId" => ::core::option::Option::Some(0),
+                        "name" => ::core::option::Option::Some(1),
+                        "options" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "groupId",
                                 map.next_value::<SessionConfigGroupId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "options",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigSelectGroup {
                     group_id: crate::runtime::de::required(v0, "groupId")?,
                     name: crate::runtime::de::required(v1, "name")?,
@@ -21292,27 +20292,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentValue", "options"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "currentValue" => __Key::__K0,
-                    "options" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelect;
@@ -21328,28 +20307,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
             ) -> ::core::result::Result<SessionConfigSelect, A::Error> {
                 let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<SessionConfigSelectOptions> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "currentValue" => ::core::option::Option::Some(0),
+                        "options" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "currentValue",
                                 map.next_value::<SessionConfigValueId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "options",
                                 map.next_value::<SessionConfigSelectOptions>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigSelect {
                     current_value: crate::runtime::de::required(v0, "currentValue")?,
                     options: crate::runtime::de::required(v1, "options")?,
@@ -21421,25 +20407,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentValue"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "currentValue" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigBoolean;
@@ -21454,21 +20421,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                 mut map: A,
             ) -> ::core::result::Result<SessionConfigBoolean, A::Error> {
                 let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "currentValue" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "currentValue",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionConfigBoolean {
                     current_value: crate::runtime::de::required(v0, "currentValue")?,
                     additional_properties: rest,
@@ -21830,27 +20803,6 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["hint", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "hint" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -21880,28 +20832,35 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "hint" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "hint",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TextCommandInput {
                     hint: crate::runtime::de::required(v0, "hint")?,
                     meta: v1.unwrap_or_default(),
@@ -21995,31 +20954,6 @@ impl<'de> ::serde::Deserialize<'de> for Command {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "description", "input", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "description" => __Key::__K1,
-                    "input" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<AvailableCommandInput>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22061,42 +20995,51 @@ impl<'de> ::serde::Deserialize<'de> for Command {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "description" => ::core::option::Option::Some(1),
+                        "input" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "input",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Command {
                     name: crate::runtime::de::required(v0, "name")?,
                     description: crate::runtime::de::required(v1, "description")?,
@@ -22205,29 +21148,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessions", "nextCursor", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessions" => __Key::__K0,
-                    "nextCursor" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<SessionInfo>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22268,17 +21188,23 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessions" => ::core::option::Option::Some(0),
+                        "nextCursor" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "nextCursor",
@@ -22286,20 +21212,22 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                                     .next_value::<
                                         crate::runtime::Nullable<SessionListCursor>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListSessionsResponse {
                     sessions: crate::runtime::de::required(v0, "sessions")?,
                     next_cursor: v1.unwrap_or_default(),
@@ -22453,35 +21381,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "updatedAt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "title" => __Key::__K3,
-                    "updatedAt" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W3 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22537,24 +21436,33 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "title" => ::core::option::Option::Some(3),
+                        "updatedAt" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -22562,34 +21470,36 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionInfo {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -22778,37 +21688,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "archived",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "title" => __Key::__K3,
-                    "updatedAt" => __Key::__K4,
-                    "archived" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(crate::runtime::Nullable<::std::string::String>);
         impl<'de> ::serde::Deserialize<'de> for __W3 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -22873,24 +21752,34 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "title" => ::core::option::Option::Some(3),
+                        "updatedAt" => ::core::option::Option::Some(4),
+                        "archived" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -22898,41 +21787,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "archived",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionInfo {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -23140,25 +22031,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23187,21 +22059,27 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DeleteSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -23309,29 +22187,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "availableCommands", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "configOptions" => __Key::__K0,
-                    "availableCommands" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<::std::vec::Vec<SessionConfigOption>>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -23382,35 +22237,43 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "configOptions" => ::core::option::Option::Some(0),
+                        "availableCommands" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "availableCommands",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResumeSessionResponse {
                     config_options: v0.unwrap_or_default(),
                     available_commands: v1.unwrap_or_default(),
@@ -23523,25 +22386,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23570,21 +22414,27 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CloseSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -23662,25 +22512,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23709,21 +22540,27 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelToolCallResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -23801,25 +22638,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -23848,21 +22666,27 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelTerminalResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -23943,27 +22767,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "configOptions" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<SessionConfigOption>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -24003,28 +22806,35 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "configOptions" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionConfigOptionResponse {
                     config_options: crate::runtime::de::required(v0, "configOptions")?,
                     meta: v1.unwrap_or_default(),
@@ -24134,27 +22944,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "messageId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -24184,28 +22973,35 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "messageId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "messageId",
                                 map.next_value::<MessageId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptResponse {
                     message_id: crate::runtime::de::required(v0, "messageId")?,
                     meta: v1.unwrap_or_default(),
@@ -24416,29 +23212,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "code" => __Key::__K0,
-                    "message" => __Key::__K1,
-                    "data" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(crate::runtime::Nullable<ErrorData>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -24465,35 +23238,43 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ErrorData>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "code" => ::core::option::Option::Some(0),
+                        "message" => ::core::option::Option::Some(1),
+                        "data" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "code",
                                 map.next_value::<ErrorCode>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "message",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Error {
                     code: crate::runtime::de::required(v0, "code")?,
                     message: crate::runtime::de::required(v1, "message")?,
@@ -24795,29 +23576,6 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requested", "supported", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "requested" => __Key::__K0,
-                    "supported" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -24848,35 +23606,43 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "requested" => ::core::option::Option::Some(0),
+                        "supported" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "requested",
                                 map.next_value::<ProtocolVersion>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "supported",
                                 map.next_value::<::std::vec::Vec<ProtocolVersion>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnsupportedProtocolVersionErrorData {
                     requested: crate::runtime::de::required(v0, "requested")?,
                     supported: crate::runtime::de::required(v1, "supported")?,
@@ -24971,27 +23737,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -25021,28 +23766,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionNotFoundErrorData {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -25121,27 +23873,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
@@ -25159,17 +23890,22 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<AgentNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -25177,13 +23913,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -25404,27 +24142,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
@@ -25442,17 +24159,22 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<AgentNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -25460,13 +24182,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<AgentNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AgentNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -25727,29 +24451,6 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "update", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "update" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -25780,35 +24481,43 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "update" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "update",
                                 map.next_value::<SessionUpdate>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UpdateSessionNotification {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     update: crate::runtime::de::required(v1, "update")?,
@@ -27640,29 +26349,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "messageId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -27693,35 +26379,43 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "messageId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "messageId",
                                 map.next_value::<MessageId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ContentChunk {
                     message_id: crate::runtime::de::required(v0, "messageId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -28447,27 +27141,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminalId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -28497,28 +27170,35 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminalId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BackgroundTerminal {
                     terminal_id: crate::runtime::de::required(v0, "terminalId")?,
                     meta: v1.unwrap_or_default(),
@@ -28600,27 +27280,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["toolCallId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "toolCallId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -28650,28 +27309,35 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "toolCallId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "toolCallId",
                                 map.next_value::<ToolCallId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BackgroundToolCall {
                     tool_call_id: crate::runtime::de::required(v0, "toolCallId")?,
                     meta: v1.unwrap_or_default(),
@@ -28765,27 +27431,6 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["background", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "background" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -28825,28 +27470,35 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "background" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "background",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RunningStateUpdate {
                     background: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -28935,25 +27587,6 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "error" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<Error>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -28976,21 +27609,27 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                 mut map: A,
             ) -> ::core::result::Result<ErrorStopReason, A::Error> {
                 let mut v0: ::core::option::Option<crate::runtime::Nullable<Error>> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "error" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "error",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ErrorStopReason {
                     error: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -29892,27 +28531,6 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["background", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "background" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -29952,28 +28570,35 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "background" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "background",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequiresActionStateUpdate {
                     background: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -30583,29 +29208,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["toolCallId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "toolCallId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -30636,35 +29238,43 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "toolCallId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "toolCallId",
                                 map.next_value::<ToolCallId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<ToolCallContent>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ToolCallContentChunk {
                     tool_call_id: crate::runtime::de::required(v0, "toolCallId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -30757,27 +29367,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "data" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -30807,28 +29396,35 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "data" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "data",
                                 map.next_value::<crate::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalOutput {
                     data: crate::runtime::de::required(v0, "data")?,
                     meta: v1.unwrap_or_default(),
@@ -30926,29 +29522,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["exitCode", "signal", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "exitCode" => __Key::__K0,
-                    "signal" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<i64>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -30997,35 +29570,43 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "exitCode" => ::core::option::Option::Some(0),
+                        "signal" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "exitCode",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "signal",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalExitStatus {
                     exit_code: v0.unwrap_or_default(),
                     signal: v1.unwrap_or_default(),
@@ -31128,29 +29709,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cols", "rows", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cols" => __Key::__K0,
-                    "rows" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(u16);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -31211,35 +29769,43 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cols" => ::core::option::Option::Some(0),
+                        "rows" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cols",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "rows",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalSize {
                     cols: crate::runtime::de::required(v0, "cols")?,
                     rows: crate::runtime::de::required(v1, "rows")?,
@@ -31348,27 +29914,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cancel" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<TerminalCancelCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -31408,28 +29953,35 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cancel" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalCapabilities {
                     cancel: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -31521,25 +30073,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -31568,21 +30101,27 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalCancelCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -31772,29 +30311,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "data", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminalId" => __Key::__K0,
-                    "data" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -31825,35 +30341,43 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminalId" => ::core::option::Option::Some(0),
+                        "data" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "data",
                                 map.next_value::<crate::runtime::Base64String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalOutputChunk {
                     terminal_id: crate::runtime::de::required(v0, "terminalId")?,
                     data: crate::runtime::de::required(v1, "data")?,
@@ -32414,31 +30938,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "priority", "status", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    "priority" => __Key::__K1,
-                    "status" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -32470,42 +30969,51 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        "priority" => ::core::option::Option::Some(1),
+                        "status" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "priority",
                                 map.next_value::<PlanEntryPriority>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "status",
                                 map.next_value::<PlanEntryStatus>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanEntry {
                     content: crate::runtime::de::required(v0, "content")?,
                     priority: crate::runtime::de::required(v1, "priority")?,
@@ -32919,29 +31427,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "entries", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "entries" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::vec::Vec<PlanEntry>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -32980,35 +31465,43 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "entries" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "entries",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanItems {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     entries: crate::runtime::de::required(v1, "entries")?,
@@ -33099,27 +31592,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["plan", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "plan" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -33149,28 +31621,35 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "plan" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "plan",
                                 map.next_value::<PlanUpdateContent>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanUpdate {
                     plan: crate::runtime::de::required(v0, "plan")?,
                     meta: v1.unwrap_or_default(),
@@ -33257,27 +31736,6 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["availableCommands", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "availableCommands" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<AvailableCommand>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -33315,28 +31773,35 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "availableCommands" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "availableCommands",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AvailableCommandsUpdate {
                     available_commands: crate::runtime::de::required(
                         v0,
@@ -33425,27 +31890,6 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "configOptions" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::std::vec::Vec<SessionConfigOption>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -33485,28 +31929,35 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "configOptions" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ConfigOptionUpdate {
                     config_options: crate::runtime::de::required(v0, "configOptions")?,
                     meta: v1.unwrap_or_default(),
@@ -33652,29 +32103,6 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "amount" => __Key::__K0,
-                    "currency" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -33705,35 +32133,43 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "amount" => ::core::option::Option::Some(0),
+                        "currency" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "amount",
                                 map.next_value::<crate::runtime::Number>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "currency",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Cost {
                     amount: crate::runtime::de::required(v0, "amount")?,
                     currency: crate::runtime::de::required(v1, "currency")?,
@@ -34042,31 +32478,6 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["severity", "title", "description", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "severity" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "description" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::string::String);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -34120,42 +32531,51 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "severity" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "description" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "severity",
                                 map.next_value::<NoticeSeverity>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Notice {
                     severity: crate::runtime::de::required(v0, "severity")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -34584,29 +33004,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compactionId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "compactionId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -34637,35 +33034,43 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "compactionId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "compactionId",
                                 map.next_value::<CompactionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CompactionSummaryChunk {
                     compaction_id: crate::runtime::de::required(v0, "compactionId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -34762,27 +33167,6 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["elicitationId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "elicitationId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -34812,28 +33196,35 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "elicitationId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "elicitationId",
                                 map.next_value::<ElicitationId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CompleteElicitationNotification {
                     elicitation_id: crate::runtime::de::required(v0, "elicitationId")?,
                     meta: v1.unwrap_or_default(),
@@ -34959,29 +33350,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
@@ -35000,24 +33368,30 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ClientRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -35025,13 +33399,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -35569,29 +33945,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
@@ -35610,24 +33963,30 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ClientRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -35635,13 +33994,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -36472,31 +34833,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["protocolVersion", "info", "capabilities", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "protocolVersion" => __Key::__K0,
-                    "info" => __Key::__K1,
-                    "capabilities" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<ClientCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -36538,42 +34874,51 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "protocolVersion" => ::core::option::Option::Some(0),
+                        "info" => ::core::option::Option::Some(1),
+                        "capabilities" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "protocolVersion",
                                 map.next_value::<ProtocolVersion>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "info",
                                 map.next_value::<Implementation>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "capabilities",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(InitializeRequest {
                     protocol_version: crate::runtime::de::required(
                         v0,
@@ -36721,29 +35066,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["auth", "elicitation", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "auth" => __Key::__K0,
-                    "elicitation" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<ClientAuthCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -36794,35 +35116,43 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "auth" => ::core::option::Option::Some(0),
+                        "elicitation" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "auth",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "elicitation",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientCapabilities {
                     auth: v0.unwrap_or_default(),
                     elicitation: v1.unwrap_or_default(),
@@ -36946,27 +35276,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminal", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "terminal" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<TerminalAuthCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -37006,28 +35315,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "terminal" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminal",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientAuthCapabilities {
                     terminal: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -37121,25 +35437,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37168,21 +35465,27 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(TerminalAuthCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -37276,29 +35579,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["form", "url", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "form" => __Key::__K0,
-                    "url" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<ElicitationFormCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -37349,35 +35629,43 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "form" => ::core::option::Option::Some(0),
+                        "url" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "form",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationCapabilities {
                     form: v0.unwrap_or_default(),
                     url: v1.unwrap_or_default(),
@@ -37486,25 +35774,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37533,21 +35802,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationFormCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -37621,25 +35896,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37668,21 +35924,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationUrlCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -37764,27 +36026,6 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "methodId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37814,28 +36055,35 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "methodId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "methodId",
                                 map.next_value::<AuthMethodId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LoginAuthRequest {
                     method_id: crate::runtime::de::required(v0, "methodId")?,
                     meta: v1.unwrap_or_default(),
@@ -37928,25 +36176,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -37975,21 +36204,27 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(LogoutAuthRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -38092,31 +36327,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "additionalDirectories", "mcpServers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "additionalDirectories" => __Key::__K1,
-                    "mcpServers" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -38152,17 +36362,24 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "additionalDirectories" => ::core::option::Option::Some(1),
+                        "mcpServers" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "additionalDirectories",
@@ -38170,9 +36387,9 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpServers",
@@ -38180,20 +36397,22 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NewSessionRequest {
                     cwd: crate::runtime::de::required(v0, "cwd")?,
                     additional_directories: v1.unwrap_or_default(),
@@ -38355,33 +36574,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "additionalDirectories" => __Key::__K1,
-                    "mcpServers" => __Key::__K2,
-                    "systemPrompt" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -38420,17 +36612,25 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "additionalDirectories" => ::core::option::Option::Some(1),
+                        "mcpServers" => ::core::option::Option::Some(2),
+                        "systemPrompt" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "additionalDirectories",
@@ -38438,9 +36638,9 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpServers",
@@ -38448,27 +36648,29 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(NewSessionRequest {
                     cwd: crate::runtime::de::required(v0, "cwd")?,
                     additional_directories: v1.unwrap_or_default(),
@@ -38983,29 +37185,6 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "value" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -39036,35 +37215,43 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "value" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "value",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(HttpHeader {
                     name: crate::runtime::de::required(v0, "name")?,
                     value: crate::runtime::de::required(v1, "value")?,
@@ -39159,31 +37346,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url", "headers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "url" => __Key::__K1,
-                    "headers" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -39217,24 +37379,31 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "url" => ::core::option::Option::Some(1),
+                        "headers" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "headers",
@@ -39242,20 +37411,22 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<HttpHeader>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerHttp {
                     name: crate::runtime::de::required(v0, "name")?,
                     url: crate::runtime::de::required(v1, "url")?,
@@ -39371,33 +37542,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "command", "args", "env", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "command" => __Key::__K1,
-                    "args" => __Key::__K2,
-                    "env" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -39434,24 +37578,32 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "command" => ::core::option::Option::Some(1),
+                        "args" => ::core::option::Option::Some(2),
+                        "env" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "command",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "args",
@@ -39461,9 +37613,9 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                                             ::std::vec::Vec<::std::string::String>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "env",
@@ -39471,20 +37623,22 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<EnvVariable>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerStdio {
                     name: crate::runtime::de::required(v0, "name")?,
                     command: crate::runtime::de::required(v1, "command")?,
@@ -39621,29 +37775,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "cursor" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -39678,17 +37809,23 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "cursor" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
                                 map.next_value::<crate::runtime::Nullable<AbsolutePath>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cursor",
@@ -39696,20 +37833,22 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<SessionListCursor>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListSessionsRequest {
                     cwd: v0.unwrap_or_default(),
                     cursor: v1.unwrap_or_default(),
@@ -39860,31 +37999,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "archived", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cwd" => __Key::__K0,
-                    "cursor" => __Key::__K1,
-                    "archived" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -39922,17 +38036,24 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cwd" => ::core::option::Option::Some(0),
+                        "cursor" => ::core::option::Option::Some(1),
+                        "archived" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cwd",
                                 map.next_value::<crate::runtime::Nullable<AbsolutePath>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cursor",
@@ -39940,9 +38061,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<SessionListCursor>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "archived",
@@ -39950,20 +38071,22 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<SessionArchiveFilter>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListSessionsRequest {
                     cwd: v0.unwrap_or_default(),
                     cursor: v1.unwrap_or_default(),
@@ -40098,27 +38221,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -40148,28 +38250,35 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DeleteSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -40314,35 +38423,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "replayFrom",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "mcpServers" => __Key::__K3,
-                    "replayFrom" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W5(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -40382,24 +38462,33 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "mcpServers" => ::core::option::Option::Some(3),
+                        "replayFrom" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -40407,9 +38496,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "mcpServers",
@@ -40417,27 +38506,29 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "replayFrom",
                                 map.next_value::<crate::runtime::Nullable<ReplayFrom>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResumeSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -40652,37 +38743,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "mcpServers" => __Key::__K3,
-                    "replayFrom" => __Key::__K4,
-                    "systemPrompt" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W6(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -40725,24 +38785,34 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "mcpServers" => ::core::option::Option::Some(3),
+                        "replayFrom" => ::core::option::Option::Some(4),
+                        "systemPrompt" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -40750,9 +38820,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "mcpServers",
@@ -40760,34 +38830,36 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "replayFrom",
                                 map.next_value::<crate::runtime::Nullable<ReplayFrom>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ResumeSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -41072,25 +39144,6 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41119,21 +39172,27 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ReplayFromStart {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -41227,27 +39286,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41277,28 +39315,35 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CloseSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -41400,29 +39445,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCallId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "toolCallId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41453,35 +39475,43 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "toolCallId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "toolCallId",
                                 map.next_value::<ToolCallId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelToolCallRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     tool_call_id: crate::runtime::de::required(v1, "toolCallId")?,
@@ -41593,29 +39623,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "terminalId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -41646,35 +39653,43 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "terminalId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminalId",
                                 map.next_value::<TerminalId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelTerminalRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     terminal_id: crate::runtime::de::required(v1, "terminalId")?,
@@ -42037,25 +40052,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeId {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeId;
@@ -42070,21 +40066,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeId {
                 mut map: A,
             ) -> ::core::result::Result<SetSessionConfigOptionRequestTypeId, A::Error> {
                 let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<SessionConfigValueId>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionConfigOptionRequestTypeId {
                     value: crate::runtime::de::required(v0, "value")?,
                     additional_properties: rest,
@@ -42148,25 +40150,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "value" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeBoolean;
@@ -42184,21 +40167,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
                 A::Error,
             > {
                 let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "value" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "value",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionConfigOptionRequestTypeBoolean {
                     value: crate::runtime::de::required(v0, "value")?,
                     additional_properties: rest,
@@ -42295,29 +40284,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "prompt", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "prompt" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -42348,35 +40314,43 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "prompt" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "prompt",
                                 map.next_value::<::std::vec::Vec<ContentBlock>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PromptRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     prompt: crate::runtime::de::required(v1, "prompt")?,
@@ -42562,27 +40536,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
@@ -42598,28 +40551,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             ) -> ::core::result::Result<ClientResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ClientResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<ClientResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -42813,27 +40773,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<ClientResponseErrorId>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -42859,28 +40798,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                     ::core::option::Option<ClientResponseErrorId>,
                 > = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -43121,27 +41067,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
@@ -43157,28 +41082,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             ) -> ::core::result::Result<ClientResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ClientResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<ClientResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -43396,27 +41328,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<ClientResponseErrorId>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -43442,28 +41353,35 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                     ::core::option::Option<ClientResponseErrorId>,
                 > = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -43611,27 +41529,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["outcome", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "outcome" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -43661,28 +41558,35 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "outcome" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "outcome",
                                 map.next_value::<RequestPermissionOutcome>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(RequestPermissionResponse {
                     outcome: crate::runtime::de::required(v0, "outcome")?,
                     meta: v1.unwrap_or_default(),
@@ -43962,25 +41866,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -44009,21 +41894,27 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelledPermissionOutcome {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -44098,27 +41989,6 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "optionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -44148,28 +42018,35 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "optionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "optionId",
                                 map.next_value::<PermissionOptionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SelectedPermissionOutcome {
                     option_id: crate::runtime::de::required(v0, "optionId")?,
                     meta: v1.unwrap_or_default(),
@@ -44609,25 +42486,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "content" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationAcceptAction;
@@ -44649,10 +42507,14 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                         >,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "content" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "content",
@@ -44665,13 +42527,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                                             >,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ElicitationAcceptAction {
                     content: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -44752,27 +42616,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
@@ -44790,17 +42633,22 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ClientNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -44808,13 +42656,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -45026,27 +42876,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
@@ -45064,17 +42893,22 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ClientNotificationParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -45082,13 +42916,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<ClientNotificationParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ClientNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -45333,27 +43169,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45383,28 +43198,35 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelSessionNotification {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -45495,27 +43317,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "requestId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45545,28 +43346,35 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "requestId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "requestId",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(CancelRequestNotification {
                     request_id: crate::runtime::de::required(v0, "requestId")?,
                     meta: v1.unwrap_or_default(),
@@ -45672,33 +43480,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "serverId" => __Key::__K0,
-                    "requestId" => __Key::__K1,
-                    "method" => __Key::__K2,
-                    "params" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -45735,31 +43516,39 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "serverId" => ::core::option::Option::Some(0),
+                        "requestId" => ::core::option::Option::Some(1),
+                        "method" => ::core::option::Option::Some(2),
+                        "params" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "serverId",
                                 map.next_value::<McpServerAcpId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "requestId",
                                 map.next_value::<McpRequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "params",
@@ -45769,20 +43558,22 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
                                             ::std::boxed::Box<crate::runtime::JsonObject>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpRequest {
                     server_id: crate::runtime::de::required(v0, "serverId")?,
                     request_id: crate::runtime::de::required(v1, "requestId")?,
@@ -46084,25 +43875,6 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46131,21 +43903,27 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpAcpCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -46238,27 +44016,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mode" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionSystemPromptModeCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -46298,28 +44055,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mode" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mode",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionSystemPromptCapabilities {
                     mode: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -46435,27 +44199,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["override", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "override" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionSystemPromptOverrideCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -46495,28 +44238,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "override" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "override",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionSystemPromptModeCapabilities {
                     r#override: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -46620,25 +44370,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46670,21 +44401,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionSystemPromptOverrideCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -46773,25 +44510,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46820,21 +44538,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionForkCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -46917,25 +44641,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -46964,21 +44669,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionArchiveCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47060,25 +44771,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47107,21 +44799,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionStatusCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47204,25 +44902,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47251,21 +44930,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionTitleCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47347,25 +45032,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47394,21 +45060,27 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47490,25 +45162,6 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47537,21 +45190,27 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProvidersCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -47634,27 +45293,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providers", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providers" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -47684,28 +45322,35 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providers" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providers",
                                 map.next_value::<::std::vec::Vec<ProviderInfo>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListProvidersResponse {
                     providers: crate::runtime::de::required(v0, "providers")?,
                     meta: v1.unwrap_or_default(),
@@ -47830,33 +45475,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
             "current",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providerId" => __Key::__K0,
-                    "supported" => __Key::__K1,
-                    "required" => __Key::__K2,
-                    "current" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::std::vec::Vec<LlmProtocol>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -47899,31 +45517,39 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providerId" => ::core::option::Option::Some(0),
+                        "supported" => ::core::option::Option::Some(1),
+                        "required" => ::core::option::Option::Some(2),
+                        "current" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providerId",
                                 map.next_value::<ProviderId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "supported",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "required",
                                 map.next_value::<bool>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "current",
@@ -47931,20 +45557,22 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                                     .next_value::<
                                         crate::runtime::Nullable<ProviderCurrentConfig>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProviderInfo {
                     provider_id: crate::runtime::de::required(v0, "providerId")?,
                     supported: crate::runtime::de::required(v1, "supported")?,
@@ -48336,29 +45964,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["apiType", "baseUrl", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "apiType" => __Key::__K0,
-                    "baseUrl" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48389,35 +45994,43 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "apiType" => ::core::option::Option::Some(0),
+                        "baseUrl" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "apiType",
                                 map.next_value::<LlmProtocol>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "baseUrl",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProviderCurrentConfig {
                     api_type: crate::runtime::de::required(v0, "apiType")?,
                     base_url: crate::runtime::de::required(v1, "baseUrl")?,
@@ -48511,25 +46124,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48558,21 +46152,27 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetProviderResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -48659,25 +46259,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -48706,21 +46287,27 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DisableProviderResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -48825,29 +46412,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "state" => __Key::__K0,
-                    "accounts" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -48888,35 +46452,43 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "state" => ::core::option::Option::Some(0),
+                        "accounts" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "state",
                                 map.next_value::<AuthState>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusResponse {
                     state: crate::runtime::de::required(v0, "state")?,
                     accounts: v1.unwrap_or_default(),
@@ -49252,35 +46824,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
             "organization",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "label" => __Key::__K0,
-                    "active" => __Key::__K1,
-                    "name" => __Key::__K2,
-                    "email" => __Key::__K3,
-                    "organization" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<bool>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -49352,56 +46895,67 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "label" => ::core::option::Option::Some(0),
+                        "active" => ::core::option::Option::Some(1),
+                        "name" => ::core::option::Option::Some(2),
+                        "email" => ::core::option::Option::Some(3),
+                        "organization" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "label",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "active",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "name",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "email",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "organization",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthAccount {
                     label: crate::runtime::de::required(v0, "label")?,
                     active: v1.unwrap_or_default(),
@@ -49556,31 +47110,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
             "availableCommands",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "configOptions" => __Key::__K1,
-                    "availableCommands" => __Key::__K2,
-                    "_meta" => __Key::__K3,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::std::vec::Vec<SessionConfigOption>>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -49632,42 +47161,51 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "configOptions" => ::core::option::Option::Some(1),
+                        "availableCommands" => ::core::option::Option::Some(2),
+                        "_meta" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "availableCommands",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ForkSessionResponse {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     config_options: v1.unwrap_or_default(),
@@ -49795,25 +47333,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -49842,21 +47361,27 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ArchiveSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -49943,25 +47468,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -49990,21 +47496,27 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnarchiveSessionResponse {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -50113,29 +47625,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "state", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "status" => __Key::__K0,
-                    "state" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(crate::runtime::Nullable<StateUpdate>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -50176,35 +47665,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "status" => ::core::option::Option::Some(0),
+                        "state" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "status",
                                 map.next_value::<SessionStatus>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "state",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionStatusResponse {
                     status: crate::runtime::de::required(v0, "status")?,
                     state: v1.unwrap_or_default(),
@@ -50476,27 +47973,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -50526,28 +48002,35 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(BackgroundSubagent {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -50681,37 +48164,6 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
             "cachedWriteTokens",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            __K6,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "totalTokens" => __Key::__K0,
-                    "inputTokens" => __Key::__K1,
-                    "outputTokens" => __Key::__K2,
-                    "thoughtTokens" => __Key::__K3,
-                    "cachedReadTokens" => __Key::__K4,
-                    "cachedWriteTokens" => __Key::__K5,
-                    "_meta" => __Key::__K6,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W3(crate::runtime::Nullable<u64>);
         impl<'de> ::serde::Deserialize<'de> for __W3 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -50770,63 +48222,75 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "totalTokens" => ::core::option::Option::Some(0),
+                        "inputTokens" => ::core::option::Option::Some(1),
+                        "outputTokens" => ::core::option::Option::Some(2),
+                        "thoughtTokens" => ::core::option::Option::Some(3),
+                        "cachedReadTokens" => ::core::option::Option::Some(4),
+                        "cachedWriteTokens" => ::core::option::Option::Some(5),
+                        "_meta" => ::core::option::Option::Some(6),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "totalTokens",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "inputTokens",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "outputTokens",
                                 map.next_value::<u64>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "thoughtTokens",
                                 map.next_value::<__W3>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "cachedReadTokens",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "cachedWriteTokens",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K6 => {
+                        6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
                                 map.next_value::<__W6>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(Usage {
                     total_tokens: crate::runtime::de::required(v0, "totalTokens")?,
                     input_tokens: crate::runtime::de::required(v1, "inputTokens")?,
@@ -50966,27 +48430,6 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["background", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "background" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -51026,28 +48469,35 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "background" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "background",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnknownStateUpdate {
                     background: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -51151,27 +48601,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "title" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51201,28 +48630,35 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "title" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionTitleResponse {
                     title: crate::runtime::de::required(v0, "title")?,
                     meta: v1.unwrap_or_default(),
@@ -51319,29 +48755,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "uri", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "uri" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51372,35 +48785,43 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "uri" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "uri",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanFile {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     uri: crate::runtime::de::required(v1, "uri")?,
@@ -51498,29 +48919,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51551,35 +48949,43 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanMarkdown {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -51674,27 +49080,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "planId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -51724,28 +49109,35 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "planId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "planId",
                                 map.next_value::<PlanId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(PlanRemoved {
                     plan_id: crate::runtime::de::required(v0, "planId")?,
                     meta: v1.unwrap_or_default(),
@@ -51845,27 +49237,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "cancel" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(crate::runtime::Nullable<SessionCancelCapabilities>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -51905,28 +49276,35 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "cancel" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SubagentSessionCapabilities {
                     cancel: v0.unwrap_or_default(),
                     meta: v1.unwrap_or_default(),
@@ -52026,25 +49404,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -52073,21 +49432,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionCancelCapabilities {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -52392,29 +49757,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "messageId" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -52445,35 +49787,43 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "messageId" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "messageId",
                                 map.next_value::<MessageId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<ContentBlock>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionMessageChunk {
                     message_id: crate::runtime::de::required(v0, "messageId")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -52593,29 +49943,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "state" => __Key::__K0,
-                    "accounts" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -52656,35 +49983,43 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "state" => ::core::option::Option::Some(0),
+                        "accounts" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "state",
                                 map.next_value::<AuthState>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusUpdateNotification {
                     state: crate::runtime::de::required(v0, "state")?,
                     accounts: v1.unwrap_or_default(),
@@ -52796,25 +50131,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -52843,21 +50159,27 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ListProvidersRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -52973,33 +50295,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
             "headers",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providerId" => __Key::__K0,
-                    "apiType" => __Key::__K1,
-                    "baseUrl" => __Key::__K2,
-                    "headers" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53039,31 +50334,39 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providerId" => ::core::option::Option::Some(0),
+                        "apiType" => ::core::option::Option::Some(1),
+                        "baseUrl" => ::core::option::Option::Some(2),
+                        "headers" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providerId",
                                 map.next_value::<ProviderId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "apiType",
                                 map.next_value::<LlmProtocol>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "baseUrl",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "headers",
@@ -53076,20 +50379,22 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
                                             >,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetProviderRequest {
                     provider_id: crate::runtime::de::required(v0, "providerId")?,
                     api_type: crate::runtime::de::required(v1, "apiType")?,
@@ -53213,27 +50518,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providerId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "providerId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53263,28 +50547,35 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "providerId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "providerId",
                                 map.next_value::<ProviderId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(DisableProviderRequest {
                     provider_id: crate::runtime::de::required(v0, "providerId")?,
                     meta: v1.unwrap_or_default(),
@@ -53383,25 +50674,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        enum __Key {
-            __K0,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "_meta" => __Key::__K0,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53430,21 +50702,27 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "_meta" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(AuthStatusRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
@@ -53543,29 +50821,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "serverId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "name" => __Key::__K0,
-                    "serverId" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53596,35 +50851,43 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "serverId" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "name",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "serverId",
                                 map.next_value::<McpServerAcpId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpServerAcp {
                     name: crate::runtime::de::required(v0, "name")?,
                     server_id: crate::runtime::de::required(v1, "serverId")?,
@@ -53740,29 +51003,6 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "content", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "mode" => __Key::__K0,
-                    "content" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -53793,35 +51033,43 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "mode" => ::core::option::Option::Some(0),
+                        "content" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mode",
                                 map.next_value::<SystemPromptMode>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "content",
                                 map.next_value::<::std::vec::Vec<ContentBlock>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SystemPrompt {
                     mode: crate::runtime::de::required(v0, "mode")?,
                     content: crate::runtime::de::required(v1, "content")?,
@@ -54305,35 +51553,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            __K5,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "cwd" => __Key::__K1,
-                    "additionalDirectories" => __Key::__K2,
-                    "mcpServers" => __Key::__K3,
-                    "systemPrompt" => __Key::__K4,
-                    "_meta" => __Key::__K5,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W5(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54373,24 +51592,33 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "cwd" => ::core::option::Option::Some(1),
+                        "additionalDirectories" => ::core::option::Option::Some(2),
+                        "mcpServers" => ::core::option::Option::Some(3),
+                        "systemPrompt" => ::core::option::Option::Some(4),
+                        "_meta" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "cwd",
                                 map.next_value::<AbsolutePath>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
@@ -54398,9 +51626,9 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<AbsolutePath>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "mcpServers",
@@ -54408,27 +51636,29 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                                     .next_value::<
                                         ::core::option::Option<::std::vec::Vec<McpServer>>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "systemPrompt",
                                 map.next_value::<crate::runtime::Nullable<SystemPrompt>>()?,
-                            )?
+                            )
                         }
-                        __Key::__K5 => {
+                        5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
                                 map.next_value::<__W5>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ForkSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     cwd: crate::runtime::de::required(v1, "cwd")?,
@@ -54586,27 +51816,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54636,28 +51845,35 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ArchiveSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -54762,27 +51978,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54812,28 +52007,35 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(UnarchiveSessionRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -54936,27 +52138,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -54986,28 +52167,35 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SessionStatusRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     meta: v1.unwrap_or_default(),
@@ -55120,29 +52308,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "title", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "sessionId" => __Key::__K0,
-                    "title" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55173,35 +52338,43 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "sessionId" => ::core::option::Option::Some(0),
+                        "title" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessionId",
                                 map.next_value::<SessionId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(SetSessionTitleRequest {
                     session_id: crate::runtime::de::required(v0, "sessionId")?,
                     title: crate::runtime::de::required(v1, "title")?,
@@ -55388,27 +52561,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["result", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "result" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55438,28 +52590,35 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "result" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "result",
                                 map.next_value::<::serde_json::Value>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpResponseResult {
                     result: crate::runtime::de::required(v0, "result")?,
                     meta: v1.unwrap_or_default(),
@@ -55541,27 +52700,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "error" => __Key::__K0,
-                    "_meta" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55591,28 +52729,35 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "error" => ::core::option::Option::Some(0),
+                        "_meta" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "error",
                                 map.next_value::<McpError>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpResponseError {
                     error: crate::runtime::de::required(v0, "error")?,
                     meta: v1.unwrap_or_default(),
@@ -55702,29 +52847,6 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "code" => __Key::__K0,
-                    "message" => __Key::__K1,
-                    "data" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W2(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -55751,35 +52873,43 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
                 let mut v2: ::core::option::Option<
                     ::core::option::Option<::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "code" => ::core::option::Option::Some(0),
+                        "message" => ::core::option::Option::Some(1),
+                        "data" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "code",
                                 map.next_value::<i32>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "message",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(McpError {
                     code: crate::runtime::de::required(v0, "code")?,
                     message: crate::runtime::de::required(v1, "message")?,
@@ -55882,33 +53012,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            __K3,
-            __K4,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "serverId" => __Key::__K0,
-                    "requestId" => __Key::__K1,
-                    "method" => __Key::__K2,
-                    "params" => __Key::__K3,
-                    "_meta" => __Key::__K4,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W4(
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         );
@@ -55945,31 +53048,39 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "serverId" => ::core::option::Option::Some(0),
+                        "requestId" => ::core::option::Option::Some(1),
+                        "method" => ::core::option::Option::Some(2),
+                        "params" => ::core::option::Option::Some(3),
+                        "_meta" => ::core::option::Option::Some(4),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "serverId",
                                 map.next_value::<McpServerAcpId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "requestId",
                                 map.next_value::<McpRequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K3 => {
+                        3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "params",
@@ -55979,20 +53090,22 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
                                             ::std::boxed::Box<crate::runtime::JsonObject>,
                                         >,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::__K4 => {
+                        4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
                                 map.next_value::<__W4>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(MessageMcpNotification {
                     server_id: crate::runtime::de::required(v0, "serverId")?,
                     request_id: crate::runtime::de::required(v1, "requestId")?,
@@ -56110,29 +53223,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "method" => __Key::__K1,
-                    "params" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyRequest;
@@ -56151,24 +53241,30 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
                 let mut v2: ::core::option::Option<
                     crate::runtime::Nullable<ProxyRequestParams>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "method" => ::core::option::Option::Some(1),
+                        "params" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "params",
@@ -56176,13 +53272,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
                                     .next_value::<
                                         crate::runtime::Nullable<ProxyRequestParams>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyRequest {
                     id: crate::runtime::de::required(v0, "id")?,
                     method: crate::runtime::de::required(v1, "method")?,
@@ -56474,29 +53572,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -56537,35 +53612,43 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxySuccessorRequest {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -56741,27 +53824,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "result" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseResult;
@@ -56777,28 +53839,35 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
             ) -> ::core::result::Result<ProxyResponseResult, A::Error> {
                 let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<ProxyResponseResultResult> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "result" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<RequestId>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "result",
                                 map.next_value::<ProxyResponseResultResult>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyResponseResult {
                     id: crate::runtime::de::required(v0, "id")?,
                     result: crate::runtime::de::required(v1, "result")?,
@@ -56968,27 +54037,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "id" => __Key::__K0,
-                    "error" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W0(::core::option::Option<ProxyResponseErrorId>);
         impl<'de> ::serde::Deserialize<'de> for __W0 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -57014,28 +54062,35 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
                     ::core::option::Option<ProxyResponseErrorId>,
                 > = ::core::option::Option::None;
                 let mut v1: ::core::option::Option<Error> = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "id" => ::core::option::Option::Some(0),
+                        "error" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
                                 map.next_value::<__W0>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "error",
                                 map.next_value::<Error>()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyResponseError {
                     id: crate::runtime::de::required(v0, "id")?,
                     error: crate::runtime::de::required(v1, "error")?,
@@ -57275,27 +54330,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params"];
-        enum __Key {
-            __K0,
-            __K1,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyNotification;
@@ -57313,17 +54347,22 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
                 let mut v1: ::core::option::Option<
                     crate::runtime::Nullable<ProxySuccessorNotification>,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
@@ -57331,13 +54370,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
                                     .next_value::<
                                         crate::runtime::Nullable<ProxySuccessorNotification>,
                                     >()?,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxyNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),
@@ -57451,29 +54492,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        enum __Key {
-            __K0,
-            __K1,
-            __K2,
-            Other(::std::string::String),
-        }
-        impl __Key {
-            fn of(k: &str) -> __Key {
-                match k {
-                    "method" => __Key::__K0,
-                    "params" => __Key::__K1,
-                    "_meta" => __Key::__K2,
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                d.deserialize_identifier(crate::runtime::de::KeyVisitor(__Key::of))
-            }
-        }
         struct __W1(::core::option::Option<::serde_json::Value>);
         impl<'de> ::serde::Deserialize<'de> for __W1 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -57514,35 +54532,43 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
                         ::std::boxed::Box<crate::runtime::JsonObject>,
                     >,
                 > = ::core::option::Option::None;
-                let mut rest = crate::runtime::Extra::default();
-                while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                    match key {
-                        __Key::__K0 => {
+                let rest = crate::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "method" => ::core::option::Option::Some(0),
+                        "params" => ::core::option::Option::Some(1),
+                        "_meta" => ::core::option::Option::Some(2),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "method",
                                 map.next_value::<::std::string::String>()?,
-                            )?
+                            )
                         }
-                        __Key::__K1 => {
+                        1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
                                 map.next_value::<__W1>()?.0,
-                            )?
+                            )
                         }
-                        __Key::__K2 => {
+                        2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
                                 map.next_value::<__W2>()?.0,
-                            )?
+                            )
                         }
-                        __Key::Other(k) => {
-                            rest.insert(k, map.next_value()?);
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
                         }
-                    }
-                }
+                    },
+                )?;
                 ::core::result::Result::Ok(ProxySuccessorNotification {
                     method: crate::runtime::de::required(v0, "method")?,
                     params: v1.unwrap_or_default(),

@@ -256,18 +256,9 @@ impl Emitter {
         format!("__{kind}{tail}")
     }
 
-    fn str_rule_name(f: &Field) -> String {
-        Self::rule_name("StrRule", f)
-    }
-
     /// The hidden type naming where a bounded number's bounds are, for its errors.
     fn bound_rule(&self, f: &Field) -> Option<TokenStream> {
-        let bounded = match &f.ty {
-            Type::Integer { .. } => f.ty.checked_bounds() != (None, None),
-            Type::Number { min, max, .. } => min.is_some() || max.is_some(),
-            _ => false,
-        };
-        if !bounded {
+        if !f.ty.checks_range() {
             return None;
         }
         let rt = &self.rt;
@@ -293,7 +284,7 @@ impl Emitter {
     fn str_rule(&self, f: &Field) -> Option<TokenStream> {
         let (min, pattern) = f.ty.string_rule()?;
         let rt = &self.rt;
-        let name = ident(&Self::str_rule_name(f));
+        let name = ident(&Self::rule_name("StrRule", f));
         let pointer = str_lit(&format!("#{}", f.pointer));
         let min = usize::try_from(min).unwrap_or(usize::MAX);
         let pattern = match pattern {
@@ -327,7 +318,7 @@ impl Emitter {
         let rt = self.rt.to_string().replace(' ', "");
         let optional = !f.required;
         if f.ty.string_rule().is_some() {
-            let rule = Self::str_rule_name(f);
+            let rule = Self::rule_name("StrRule", f);
             return Some(if f.required && !f.nullable {
                 format!("{rt}::de::checked_str::<_, {rule}>")
             } else {
@@ -335,7 +326,7 @@ impl Emitter {
             });
         }
         match &f.ty {
-            Type::Integer { format, .. } if f.ty.checked_bounds() != (None, None) => {
+            Type::Integer { format, .. } if f.ty.checks_range() => {
                 let (lo, hi) = format.range();
                 let (min, max) = f.ty.checked_bounds();
                 let (min, max) = (min.unwrap_or(lo), max.unwrap_or(hi));
@@ -354,7 +345,7 @@ impl Emitter {
                     format!("{rt}::de::opt_int_in_range::<_, _, {}, {}, {}, {p}>", c(min), c(max), f.default_on_error)
                 })
             }
-            Type::Number { min, max, .. } if min.is_some() || max.is_some() => {
+            Type::Number { min, max, .. } if f.ty.checks_range() => {
                 let (min, max) = (min.unwrap_or(f64::NEG_INFINITY).to_bits(), max.unwrap_or(f64::INFINITY).to_bits());
                 let p = Self::rule_name("Bound", f);
                 Some(if f.required && !f.nullable {
@@ -380,8 +371,7 @@ impl Emitter {
         match ty {
             Type::String { .. } => ty.string_rule().is_none(),
             Type::Base64 | Type::Boolean => true,
-            Type::Integer { .. } => ty.checked_bounds() == (None, None),
-            Type::Number { min, max, .. } => min.is_none() && max.is_none(),
+            Type::Integer { .. } | Type::Number { .. } => !ty.checks_range(),
             Type::Ref(name) => self.scalars.contains(name),
             _ => false,
         }
@@ -548,14 +538,14 @@ impl Emitter {
         let expecting = format!("a {} object", def.rust_name);
         let struct_name = str_lit(&def.rust_name);
         let wires: Vec<Literal> = s.fields.iter().map(|f| str_lit(&f.name)).collect();
-        let keys: Vec<proc_macro2::Ident> = (0..s.fields.len()).map(|i| format_ident!("__K{i}")).collect();
+        let index: Vec<Literal> = (0..s.fields.len()).map(Literal::usize_unsuffixed).collect();
         let slots: Vec<proc_macro2::Ident> = (0..s.fields.len()).map(|i| format_ident!("v{i}")).collect();
+        let types: Vec<TokenStream> = s.fields.iter().map(|f| self.field_type(f)).collect();
         let mut wrappers = Vec::new();
         let mut reads = Vec::new();
         let mut inits = Vec::new();
         for (i, f) in s.fields.iter().enumerate() {
-            let (key, slot, wire) = (&keys[i], &slots[i], &wires[i]);
-            let ft = self.field_type(f);
+            let (slot, wire, ft) = (&slots[i], &wires[i], &types[i]);
             let read = match self.deserialize_with(f) {
                 Some(path) => {
                     let w = format_ident!("__W{i}");
@@ -572,7 +562,7 @@ impl Emitter {
                 }
                 None => quote!(map.next_value::<#ft>()?),
             };
-            reads.push(quote!(__Key::#key => #rt::de::once(&mut #slot, #wire, #read)?,));
+            reads.push(quote!(#rt::de::once(&mut #slot, #wire, #read)));
             let fname = ident(&f.rust_name);
             inits.push(if f.required {
                 quote!(#fname: #rt::de::required(#slot, #wire)?)
@@ -580,32 +570,11 @@ impl Emitter {
                 quote!(#fname: #slot.unwrap_or_default())
             });
         }
-        let types: Vec<TokenStream> = s.fields.iter().map(|f| self.field_type(f)).collect();
-        let of_body = if s.fields.is_empty() {
-            quote!(__Key::Other(k.to_owned()))
-        } else {
-            quote! {
-                match k {
-                    #(#wires => __Key::#keys,)*
-                    other => __Key::Other(other.to_owned()),
-                }
-            }
-        };
+        let (index_fn, read_fn) = visitor_closures(&wires, &index, &reads);
         quote! {
             impl<'de> ::serde::Deserialize<'de> for #name {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                     const FIELDS: &[&str] = &[#(#wires),*];
-                    enum __Key { #(#keys,)* Other(::std::string::String) }
-                    impl __Key {
-                        fn of(k: &str) -> __Key {
-                            #of_body
-                        }
-                    }
-                    impl<'de> ::serde::Deserialize<'de> for __Key {
-                        fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                            d.deserialize_identifier(#rt::de::KeyVisitor(__Key::of))
-                        }
-                    }
                     #(#wrappers)*
                     struct __Visitor;
                     impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -615,15 +584,7 @@ impl Emitter {
                         }
                         fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#name, A::Error> {
                             #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                            let mut rest = #rt::Extra::default();
-                            while let ::core::option::Option::Some(key) = map.next_key::<__Key>()? {
-                                match key {
-                                    #(#reads)*
-                                    __Key::Other(k) => {
-                                        rest.insert(k, map.next_value()?);
-                                    }
-                                }
-                            }
+                            let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
                             ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
                         }
                     }
@@ -840,4 +801,28 @@ fn int_type(format: IntFormat) -> TokenStream {
         IntFormat::Uint32 => quote!(u32),
         IntFormat::Uint64 => quote!(u64),
     }
+}
+
+/// The two closures a generated visitor passes to `runtime::de::fields`: the
+/// position of a known key (`names[i]` or any of its spellings) and the read
+/// of the field at a position. The macro crate writes the same shape for
+/// `keep_unknown` patches.
+fn visitor_closures(names: &[Literal], index: &[Literal], reads: &[TokenStream]) -> (TokenStream, TokenStream) {
+    if names.is_empty() {
+        return (quote!(|_| ::core::option::Option::None), quote!(|_, _| ::core::result::Result::Ok(())));
+    }
+    (
+        quote! {
+            |k| match k {
+                #(#names => ::core::option::Option::Some(#index),)*
+                _ => ::core::option::Option::None,
+            }
+        },
+        quote! {
+            |i, map| match i {
+                #(#index => #reads,)*
+                _ => ::core::unreachable!("`fields` passes only positions `index` returned"),
+            }
+        },
+    )
 }
