@@ -408,9 +408,11 @@ pub struct NonEmpty(
     )]
     pub ::std::sync::Arc<str>,
 );
+impl ::acp_bindings::runtime::de::Pointer for NonEmpty {
+    const POINTER: &'static str = "#/$defs/NonEmpty/not";
+}
 impl ::acp_bindings::runtime::de::Excludes for NonEmpty {
     const EXCLUDED: &'static [&'static str] = &[""];
-    const POINTER: &'static str = "#/$defs/NonEmpty/not";
 }
 impl ::acp_bindings::runtime::de::Scalar for NonEmpty {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -472,9 +474,11 @@ pub struct Level(
     )]
     pub ::std::sync::Arc<str>,
 );
+impl ::acp_bindings::runtime::de::Pointer for Level {
+    const POINTER: &'static str = "#/$defs/Level/not";
+}
 impl ::acp_bindings::runtime::de::Excludes for Level {
     const EXCLUDED: &'static [&'static str] = &["trace", "debug"];
-    const POINTER: &'static str = "#/$defs/Level/not";
 }
 impl ::acp_bindings::runtime::de::Scalar for Level {
     fn from_str(v: &str) -> ::core::option::Option<Self> {

@@ -209,8 +209,10 @@ impl Cost {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_currency;
-impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_currency {
+impl ::acp_bindings::runtime::de::Pointer for __StrRule__defs_Cost_properties_currency {
     const POINTER: &'static str = "#/$defs/Cost/properties/currency";
+}
+impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_currency {
     const MIN_LENGTH: usize = 0usize;
     fn pattern() -> ::core::option::Option<
         &'static ::acp_bindings::runtime::de::Pattern,
@@ -225,8 +227,10 @@ impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_cu
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_note;
-impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_note {
+impl ::acp_bindings::runtime::de::Pointer for __StrRule__defs_Cost_properties_note {
     const POINTER: &'static str = "#/$defs/Cost/properties/note";
+}
+impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_note {
     const MIN_LENGTH: usize = 1usize;
     fn pattern() -> ::core::option::Option<
         &'static ::acp_bindings::runtime::de::Pattern,
@@ -238,8 +242,10 @@ impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_no
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_tag;
-impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_tag {
+impl ::acp_bindings::runtime::de::Pointer for __StrRule__defs_Cost_properties_tag {
     const POINTER: &'static str = "#/$defs/Cost/properties/tag";
+}
+impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_tag {
     const MIN_LENGTH: usize = 2usize;
     fn pattern() -> ::core::option::Option<
         &'static ::acp_bindings::runtime::de::Pattern,

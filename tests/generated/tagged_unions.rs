@@ -779,10 +779,14 @@ impl ::acp_bindings::runtime::de::Tagged for McpServer {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
                 );
-                let tag_error = ::acp_bindings::runtime::de::unknown_tag::<
-                    ::serde_json::Error,
-                >("McpServer", "type", other, KNOWN)
-                    .to_string();
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    ::acp_bindings::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("McpServer", "type", other, KNOWN)
+                        .to_string()
+                };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(

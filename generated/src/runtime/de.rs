@@ -128,9 +128,9 @@ pub fn any<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, 
     Value::deserialize(deserializer).map(Some)
 }
 
-/// Where a checked value's rule is in the schema, for its error. The
-/// generator writes one hidden implementation per bounded property or
-/// definition.
+/// Where a checked value's rule is in the schema, for its error (bounds,
+/// `minLength` / `pattern`, a definition's `not`). The generator writes one
+/// hidden implementation per checked property or definition.
 pub trait Pointer {
     /// The JSON pointer of the property or definition (`#/$defs/TerminalSize/properties/cols`).
     const POINTER: &'static str;
@@ -163,9 +163,7 @@ fn check_float(n: Number, min: u64, max: u64, pointer: &str) -> Result<Number, s
 
 /// A string property's `minLength` and `pattern`, checked on decode. The
 /// generator writes one hidden implementation per constrained property.
-pub trait StrRule {
-    /// Where the property is in the schema (`#/$defs/Cost/properties/currency`).
-    const POINTER: &'static str;
+pub trait StrRule: Pointer {
     /// `minLength`, in Unicode code points (0: none).
     const MIN_LENGTH: usize;
     /// `pattern`, if any.
@@ -493,11 +491,9 @@ impl<F: Fn(&str) -> Option<usize>> serde::de::Visitor<'_> for KeySeed<F> {
 }
 
 /// The strings a string definition's `not` excludes.
-pub trait Excludes {
+pub trait Excludes: Pointer {
     /// The excluded values.
     const EXCLUDED: &'static [&'static str];
-    /// The `not` keyword's place in the schema.
-    const POINTER: &'static str;
 }
 
 /// [`arc_str`], refusing the values `X` excludes.

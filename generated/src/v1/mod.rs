@@ -10196,10 +10196,14 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
                     other, crate ::runtime::de::Tag::Str(_)
                 );
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = crate::runtime::de::unknown_tag::<
-                    ::serde_json::Error,
-                >("MultiSelectItems", "type", other, KNOWN)
-                    .to_string();
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    crate::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("MultiSelectItems", "type", other, KNOWN)
+                        .to_string()
+                };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -17368,10 +17372,14 @@ impl crate::runtime::de::Tagged for AuthMethod {
             }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = crate::runtime::de::unknown_tag::<
-                    ::serde_json::Error,
-                >("AuthMethod", "type", other, KNOWN)
-                    .to_string();
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    crate::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("AuthMethod", "type", other, KNOWN)
+                        .to_string()
+                };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -28152,8 +28160,10 @@ impl Notice {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;
-impl crate::runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
+impl crate::runtime::de::Pointer for __StrRule__defs_Notice_properties_title {
     const POINTER: &'static str = "#/$defs/Notice/properties/title";
+}
+impl crate::runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
     const MIN_LENGTH: usize = 1usize;
     fn pattern() -> ::core::option::Option<&'static crate::runtime::de::Pattern> {
         ::core::option::Option::None
@@ -33915,10 +33925,14 @@ impl crate::runtime::de::Tagged for McpServer {
             }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = crate::runtime::de::unknown_tag::<
-                    ::serde_json::Error,
-                >("McpServer", "type", other, KNOWN)
-                    .to_string();
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    crate::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("McpServer", "type", other, KNOWN)
+                        .to_string()
+                };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -34128,10 +34142,14 @@ impl crate::runtime::de::Tagged for McpServer {
             }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = crate::runtime::de::unknown_tag::<
-                    ::serde_json::Error,
-                >("McpServer", "type", other, KNOWN)
-                    .to_string();
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    crate::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("McpServer", "type", other, KNOWN)
+                        .to_string()
+                };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(
@@ -37120,10 +37138,14 @@ impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
             }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = crate::runtime::de::unknown_tag::<
-                    ::serde_json::Error,
-                >("SetSessionConfigOptionRequestType", "type", other, KNOWN)
-                    .to_string();
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    crate::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("SetSessionConfigOptionRequestType", "type", other, KNOWN)
+                        .to_string()
+                };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = ::std::vec::Vec::new();
                 if let ::core::option::Option::Some(v) = crate::runtime::de::try_arm(

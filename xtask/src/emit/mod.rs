@@ -303,8 +303,10 @@ impl Emitter {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             pub struct #name;
-            impl #rt::de::StrRule for #name {
+            impl #rt::de::Pointer for #name {
                 const POINTER: &'static str = #pointer;
+            }
+            impl #rt::de::StrRule for #name {
                 const MIN_LENGTH: usize = #min;
                 fn pattern() -> ::core::option::Option<&'static #rt::de::Pattern> {
                     #pattern
@@ -666,9 +668,11 @@ impl Emitter {
             (
                 str_lit(&format!("{rt_path}::de::arc_str_excluding::<_, {}>", def.rust_name)),
                 quote! {
+                    impl #rt::de::Pointer for #name {
+                        const POINTER: &'static str = #pointer;
+                    }
                     impl #rt::de::Excludes for #name {
                         const EXCLUDED: &'static [&'static str] = &[#(#excluded),*];
-                        const POINTER: &'static str = #pointer;
                     }
                 },
             )

@@ -228,7 +228,13 @@ impl Emitter {
                 other => {
                     #unknown_string
                     let missing = ::core::matches!(other, #rt::de::Tag::Missing);
-                    let tag_error = #rt::de::unknown_tag::<::serde_json::Error>(#uname, #key, other, KNOWN).to_string();
+                    // Described now, while `other` still borrows the object; only
+                    // for a present discriminator (an absent one is the usual case).
+                    let tag_error = if missing {
+                        ::std::string::String::new()
+                    } else {
+                        #rt::de::unknown_tag::<::serde_json::Error>(#uname, #key, other, KNOWN).to_string()
+                    };
                     let value = ::serde_json::Value::Object(object);
                     let mut errors = ::std::vec::Vec::new();
                     #(#tries)*
