@@ -16,6 +16,8 @@
 // The derive's output names `::acp_bindings`, also inside this crate.
 extern crate self as acp_bindings;
 
+#[cfg(feature = "convert")]
+pub mod convert;
 pub mod patch;
 pub mod runtime;
 mod session;

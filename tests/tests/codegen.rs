@@ -81,6 +81,7 @@ fn layout(dir: &Path, locked: bool) -> Layout {
         upserts: xtask::load::UpsertFile::beside(&dir.join("schema")),
         out_dir: dir.join("out"),
         fixtures: None,
+        convert: None,
         registry: None,
     }
 }

@@ -41,6 +41,7 @@ fn layout(release: &Path, out: &Path, registry: Option<PathBuf>) -> Layout {
         locked: true,
         out_dir: out.join("src"),
         fixtures: None,
+        convert: None,
         registry,
     }
 }

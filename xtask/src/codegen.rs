@@ -38,6 +38,9 @@ pub struct Layout {
     pub fixtures: Option<(PathBuf, PathBuf)>,
     /// Where the by-name `reencode` registry for `acp-tools` goes.
     pub registry: Option<PathBuf>,
+    /// The reviewed pairing (`conversions.json`) and the file that receives the
+    /// generated v1 ⇄ v2 conversions.
+    pub convert: Option<(PathBuf, PathBuf)>,
 }
 
 impl Layout {
@@ -51,6 +54,7 @@ impl Layout {
             out_dir: root.join("generated/src"),
             fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
             registry: Some(root.join("tools/src/registry.rs")),
+            convert: Some((root.join("schema/conversions.json"), root.join("generated/src/convert/generated.rs"))),
         }
     }
 }
@@ -93,6 +97,8 @@ pub struct Output {
     pub stats: Vec<Stat>,
     /// Upsert configuration warnings.
     pub warnings: Vec<String>,
+    /// What the conversions between the versions were generated from.
+    pub convert: Option<crate::convert::Summary>,
 }
 
 /// Runs the whole pipeline in memory; nothing is written.
@@ -103,6 +109,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     let mut registries = Vec::new();
     let mut sources = Vec::new();
     let mut warnings = Vec::new();
+    let mut models: Vec<(Module, Module)> = Vec::new();
     let versions = crate::load::versions(&layout.schema_dir);
     if versions.is_empty() {
         return Err(Error::Read {
@@ -170,6 +177,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
             " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
         );
         let (text, count) = render_counted(&names, &doc, items, &format!("{version}/mod.rs"))?;
+        models.push((stable.clone(), unstable.clone()));
         files.push((layout.out_dir.join(version).join("mod.rs"), text));
         stats.push(Stat {
             schemas: names.iter().map(|s| s.to_string()).collect(),
@@ -182,6 +190,17 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         let doc = " Decode and re-encode a payload by definition name, for `check-messages --type` and the tests.";
         let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
         files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
+    }
+    let mut convert = None;
+    if let (Some((config_path, out)), [v1, v2]) = (&layout.convert, models.as_slice()) {
+        let label = display_path(&layout.root, config_path);
+        let config = crate::convert::Config::read(config_path, &label)?;
+        let (items, summary) = crate::convert::generate((&v1.0, &v1.1), (&v2.0, &v2.1), &config, &label)?;
+        let srcs: Vec<&str> =
+            sources.iter().map(String::as_str).chain([label.to_str().unwrap_or("conversions.json")]).collect();
+        let doc = " The v1 ⇄ v2 conversions the generator states from the two schema models (see `super`).";
+        files.push((out.clone(), render(&srcs, doc, items, "convert/generated.rs")?));
+        convert = Some(summary);
     }
     let mut owned_dirs = Vec::new();
     if let Some((dir, out)) = &layout.fixtures {
@@ -196,7 +215,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         files.push((out.join("mod.rs"), format!("{}\n{list}", header(&["schema/fixtures/*.json"]))));
         owned_dirs.push(out.clone());
     }
-    Ok(Output { files, owned_dirs, stats, warnings })
+    Ok(Output { files, owned_dirs, stats, warnings, convert })
 }
 
 /// Lowers one fixture schema and renders its Rust (items use the runtime of

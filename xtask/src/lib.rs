@@ -13,6 +13,7 @@
 //! [`ir`] prints the model and the plan; [`pull`] vendors a schema release.
 
 pub mod codegen;
+pub mod convert;
 pub mod emit;
 pub mod error;
 pub mod ir;

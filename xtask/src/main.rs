@@ -120,6 +120,7 @@ fn main() -> ExitCode {
                     upserts: preview_upserts(&root, upserts),
                     out_dir,
                     fixtures: None,
+                    convert: None,
                     registry: None,
                 },
                 _ => Layout::repo(&root),
@@ -130,6 +131,14 @@ fn main() -> ExitCode {
             };
             for s in &output.stats {
                 println!("{s}");
+            }
+            if let Some(c) = &output.convert {
+                println!("{c}");
+                if std::env::var_os("XTASK_RULES").is_some() {
+                    for r in &c.rules {
+                        println!("  {r}");
+                    }
+                }
             }
             for w in &output.warnings {
                 eprintln!("warning: {w}");

@@ -37,7 +37,7 @@ fn is_string_scalar(d: &Def) -> bool {
         || matches!(&d.kind, Kind::Newtype(Type::String { .. }))
 }
 
-fn ident(name: &str) -> proc_macro2::Ident {
+pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
     match name.strip_prefix("r#") {
         Some(raw) => proc_macro2::Ident::new_raw(raw, proc_macro2::Span::call_site()),
         None => format_ident!("{}", name),
@@ -797,7 +797,7 @@ impl Emitter {
     }
 }
 
-fn int_type(format: IntFormat) -> TokenStream {
+pub(crate) fn int_type(format: IntFormat) -> TokenStream {
     match format {
         IntFormat::Int32 => quote!(i32),
         IntFormat::Int64 => quote!(i64),

@@ -1,0 +1,1 @@
+//! The stateful adapters.

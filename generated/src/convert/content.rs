@@ -1,0 +1,404 @@
+//! Hand-written rules: content, chunks, errors, commands, elicitation and
+//! permission outcomes.
+
+// Targets are built with `new`/`default` and then assigned: their unstable
+// shapes have more fields, and this code compiles in both builds.
+#![allow(clippy::field_reassign_with_default)]
+
+use super::{Cx, Fail, LossKind, ToV1, ToV2};
+use crate::runtime::Nullable;
+use crate::{v1, v2};
+
+/// `Ok` with the crate's `Fail`.
+type R<T> = Result<T, Fail>;
+
+// ---- Diff -------------------------------------------------------------------------
+//
+// v1: `path`, `oldText` (absent or null for a new file), `newText`.
+// v2: `changes` (one change: `add` without old text, else `modify`, with the
+// path) and a `git_patch` rewriting the old text into the new one in one hunk,
+// so the patch carries both texts whole.
+
+impl ToV2 for v1::Diff {
+    type V2 = v2::Diff;
+    fn to_v2(self, _: &mut Cx) -> R<v2::Diff> {
+        let old = match self.old_text {
+            Nullable::Value(t) => Some(t),
+            _ => None,
+        };
+        let path = v2::AbsolutePath(super::arc(self.path.clone()));
+        let op = match old {
+            Some(_) => v2::DiffChangeOperation::Modify(v2::DiffPathChange::new(path)),
+            None => v2::DiffChangeOperation::Add(v2::DiffPathChange::new(path)),
+        };
+        let mut change = v2::DiffChange::new(op);
+        change.file_type = Nullable::Value(v2::DiffFileType::Text);
+        let text = git_patch(&self.path, old.as_deref(), &self.new_text);
+        let mut out = v2::Diff::new(vec![change]);
+        out.patch = Nullable::Value(v2::DiffPatch::new(v2::DiffPatchFormat::GitPatch, text));
+        out.meta = self.meta;
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+impl ToV1 for v2::Diff {
+    type V1 = v1::Diff;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::Diff> {
+        // v1 shows one file's old and new text: take them from the patch.
+        if self.changes.len() != 1 {
+            return Err(cx.unconvertible(format!(
+                "a diff of {} file changes; a v1 diff shows exactly one file",
+                self.changes.len()
+            )));
+        }
+        let change = self.changes.into_iter().next().expect("one change");
+        let (path, added) = match change.operation {
+            v2::DiffChangeOperation::Add(p) => (p.path, true),
+            v2::DiffChangeOperation::Modify(p) => (p.path, false),
+            _ => {
+                return Err(cx.at("changes", |cx| {
+                    cx.at("0", |cx| cx.unconvertible("a delete, move or copy has no v1 diff form"))
+                }))
+            }
+        };
+        let patch = match self.patch {
+            Nullable::Value(p) if p.format == v2::DiffPatchFormat::GitPatch => p.text,
+            _ => return Err(cx.unconvertible("a diff without git patch text: v1 needs the file's old and new text")),
+        };
+        let (old, new, whole) = match texts_from_patch(&patch) {
+            Some(t) => t,
+            None => return Err(cx.at("patch", |cx| cx.unconvertible("the patch text could not be read"))),
+        };
+        if !whole {
+            cx.loss_at(
+                "patch",
+                LossKind::Approximated,
+                "the v1 diff shows the patch's hunks as the old and new text, not the whole files",
+            )?;
+        }
+        let mut out = v1::Diff::new(String::from(&*path.0), new);
+        out.old_text = if added { Nullable::Absent } else { Nullable::Value(old) };
+        out.meta = self.meta;
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+/// A `git_patch` rewriting `old` (none: a new file) into `new` in one hunk.
+fn git_patch(path: &str, old: Option<&str>, new: &str) -> String {
+    let mut out = format!("diff --git {path} {path}\n");
+    let lines = |t: &str| -> Vec<String> { t.split_inclusive('\n').map(str::to_owned).collect() };
+    let (o, n) = (old.map(lines).unwrap_or_default(), lines(new));
+    match old {
+        None => out.push_str(&format!("new file mode 100644\n--- /dev/null\n+++ {path}\n")),
+        Some(_) => out.push_str(&format!("--- {path}\n+++ {path}\n")),
+    }
+    let start = |len: usize| if len == 0 { 0 } else { 1 };
+    out.push_str(&format!("@@ -{},{} +{},{} @@\n", start(o.len()), o.len(), start(n.len()), n.len()));
+    for (sign, ls) in [('-', &o), ('+', &n)] {
+        for l in ls {
+            out.push(sign);
+            out.push_str(l);
+            if !l.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+/// The old and new text of a one-file patch: context and `-` lines, context
+/// and `+` lines, hunk after hunk. `whole` when the patch is one hunk from the
+/// first line with no context (a rewrite of the whole file, as [`git_patch`]
+/// writes, or a new file).
+fn texts_from_patch(patch: &str) -> Option<(String, String, bool)> {
+    let (mut old, mut new) = (String::new(), String::new());
+    let mut hunks = 0;
+    let mut context = false;
+    let mut first_at_start = false;
+    let mut last: Option<char> = None;
+    for line in patch.split_inclusive('\n') {
+        if let Some(h) = line.strip_prefix("@@ ") {
+            hunks += 1;
+            if hunks == 1 {
+                first_at_start = h.starts_with("-0,0 ") || h.starts_with("-1,") || h.starts_with("-1 ");
+            }
+            continue;
+        }
+        if hunks == 0 {
+            continue;
+        }
+        if line.starts_with("\\ ") {
+            // "\ No newline at end of file": the previous line had none.
+            let target = if last == Some('-') { &mut old } else { &mut new };
+            if target.ends_with('\n') {
+                target.pop();
+            }
+            if last == Some(' ') && old.ends_with('\n') {
+                old.pop();
+            }
+            continue;
+        }
+        match line.chars().next() {
+            Some('-') => old.push_str(&line[1..]),
+            Some('+') => new.push_str(&line[1..]),
+            Some(' ') => {
+                context = true;
+                old.push_str(&line[1..]);
+                new.push_str(&line[1..]);
+            }
+            Some(_) if line.starts_with("diff --git") && hunks > 0 => return None,
+            _ => continue,
+        }
+        last = line.chars().next();
+    }
+    (hunks > 0).then_some((old, new, hunks == 1 && !context && first_at_start))
+}
+
+// ---- Terminal -------------------------------------------------------------------------
+
+impl ToV2 for v1::Terminal {
+    type V2 = v2::Terminal;
+    fn to_v2(self, cx: &mut Cx) -> R<v2::Terminal> {
+        Err(cx.unconvertible(
+            "v1 terminal content names a client-run terminal (terminal/* methods), which v2 does not have; \
+             v2 terminals are agent-run",
+        ))
+    }
+}
+
+impl ToV1 for v2::Terminal {
+    type V1 = v1::Terminal;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::Terminal> {
+        Err(cx.unconvertible(
+            "v2 terminal content names an agent-run terminal, which a v1 client cannot show (v1 terminals are client-run)",
+        ))
+    }
+}
+
+// ---- ContentChunk: v2 requires `messageId` --------------------------------------------
+
+impl ToV2 for v1::ContentChunk {
+    type V2 = v2::ContentChunk;
+    fn to_v2(self, cx: &mut Cx) -> R<v2::ContentChunk> {
+        let id = match self.message_id {
+            Nullable::Value(id) => id.to_v2(cx)?,
+            // A made-up opaque id is not a loss; the adapters give one id per
+            // run of chunks instead.
+            _ => v2::MessageId(super::arc(cx.fresh_id())),
+        };
+        let content = cx.at("content", |cx| self.content.to_v2(cx))?;
+        let mut out = v2::ContentChunk::new(id, content);
+        out.meta = self.meta;
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+impl ToV1 for v2::ContentChunk {
+    type V1 = v1::ContentChunk;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::ContentChunk> {
+        let content = cx.at("content", |cx| self.content.to_v1(cx))?;
+        let mut out = v1::ContentChunk::new(content);
+        out.message_id = Nullable::Value(self.message_id.to_v1(cx)?);
+        out.meta = self.meta;
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+// ---- ElicitationSchema: v2 requires `type` and `properties` ---------------------------
+
+impl ToV2 for v1::ElicitationSchema {
+    type V2 = v2::ElicitationSchema;
+    fn to_v2(self, cx: &mut Cx) -> R<v2::ElicitationSchema> {
+        // Both default in the v1 schema: `type` to "object", `properties` to {}.
+        let ty = match self.r#type {
+            Some(t) => cx.at("type", |cx| t.to_v2(cx))?,
+            None => v2::ElicitationSchemaType::Object,
+        };
+        let properties = cx.at("properties", |cx| self.properties.unwrap_or_default().to_v2(cx))?;
+        let mut out = v2::ElicitationSchema::new(ty, properties);
+        out.title = self.title;
+        out.required = self.required;
+        out.description = self.description;
+        out.meta = self.meta;
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+impl ToV1 for v2::ElicitationSchema {
+    type V1 = v1::ElicitationSchema;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::ElicitationSchema> {
+        let mut out = v1::ElicitationSchema::default();
+        out.r#type = Some(cx.at("type", |cx| self.r#type.to_v1(cx))?);
+        out.properties = Some(cx.at("properties", |cx| self.properties.to_v1(cx))?);
+        out.title = self.title;
+        out.required = self.required;
+        out.description = self.description;
+        out.meta = self.meta;
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+// ---- Error: v2 types `data` by error code ----------------------------------------------
+
+impl ToV2 for v1::Error {
+    type V2 = v2::Error;
+    fn to_v2(self, cx: &mut Cx) -> R<v2::Error> {
+        let code = cx.at("code", |cx| self.code.to_v2(cx))?;
+        let mut out = v2::Error::new(code, self.message);
+        out.data = match self.data {
+            None => Nullable::Absent,
+            Some(serde_json::Value::Null) => Nullable::Null,
+            Some(d) => Nullable::Value(cx.at("data", |cx| super::redecode::<v2::ErrorData>(cx, d, "the error data"))?),
+        };
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+impl ToV1 for v2::Error {
+    type V1 = v1::Error;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::Error> {
+        let code = cx.at("code", |cx| self.code.to_v1(cx))?;
+        let mut out = v1::Error::new(code, self.message);
+        out.data = match self.data {
+            Nullable::Absent => None,
+            Nullable::Null => Some(serde_json::Value::Null),
+            Nullable::Value(d) => Some(serde_json::to_value(&d).unwrap_or(serde_json::Value::Null)),
+        };
+        out.additional_properties = self.additional_properties;
+        Ok(out)
+    }
+}
+
+// ---- RequestPermissionOutcome: v1 `cancelled` is a bare tag ------------------------------
+
+impl ToV2 for v1::RequestPermissionOutcome {
+    type V2 = v2::RequestPermissionOutcome;
+    #[allow(unreachable_patterns)]
+    fn to_v2(self, cx: &mut Cx) -> R<v2::RequestPermissionOutcome> {
+        Ok(match self {
+            v1::RequestPermissionOutcome::Cancelled => {
+                v2::RequestPermissionOutcome::Cancelled(v2::CancelledPermissionOutcome::default())
+            }
+            v1::RequestPermissionOutcome::Selected(s) => v2::RequestPermissionOutcome::Selected(s.to_v2(cx)?),
+            _ => return Err(cx.unconvertible("this permission outcome has no v2 form")),
+        })
+    }
+}
+
+impl ToV1 for v2::RequestPermissionOutcome {
+    type V1 = v1::RequestPermissionOutcome;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::RequestPermissionOutcome> {
+        Ok(match self {
+            v2::RequestPermissionOutcome::Cancelled(c) => {
+                if !c.meta.is_absent() {
+                    cx.loss_at("_meta", LossKind::Dropped, "v1 `cancelled` carries no `_meta`")?;
+                }
+                for (k, _) in c.additional_properties.iter() {
+                    cx.enter_owned(k.clone());
+                    cx.dropped("v1 `cancelled` carries no other properties")?;
+                    cx.leave();
+                }
+                v1::RequestPermissionOutcome::Cancelled
+            }
+            v2::RequestPermissionOutcome::Selected(s) => v1::RequestPermissionOutcome::Selected(s.to_v1(cx)?),
+            v2::RequestPermissionOutcome::Other(u) => {
+                super::redecode(cx, serde_json::Value::Object(u.into_object()), "the unknown outcome")?
+            }
+        })
+    }
+}
+
+// ---- AvailableCommand: a v2 tagged union (`type: command`) -----------------------------
+
+impl ToV2 for v1::AvailableCommand {
+    type V2 = v2::AvailableCommand;
+    fn to_v2(self, cx: &mut Cx) -> R<v2::AvailableCommand> {
+        let mut c = v2::Command::new(self.name, self.description);
+        c.input = cx.at("input", |cx| self.input.to_v2(cx))?;
+        c.meta = self.meta;
+        c.additional_properties = self.additional_properties;
+        Ok(v2::AvailableCommand::Command(c))
+    }
+}
+
+impl ToV1 for v2::AvailableCommand {
+    type V1 = v1::AvailableCommand;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::AvailableCommand> {
+        match self {
+            v2::AvailableCommand::Command(c) => {
+                let mut out = v1::AvailableCommand::new(c.name, c.description);
+                out.input = cx.at("input", |cx| c.input.to_v1(cx))?;
+                out.meta = c.meta;
+                out.additional_properties = c.additional_properties;
+                Ok(out)
+            }
+            v2::AvailableCommand::Other(u) => Err(cx.unconvertible(format!(
+                "the command type `{}` has no v1 form",
+                u.get("type").and_then(|t| t.as_str()).unwrap_or("")
+            ))),
+        }
+    }
+}
+
+impl ToV2 for v1::AvailableCommandInput {
+    type V2 = v2::AvailableCommandInput;
+    #[allow(unreachable_patterns)]
+    fn to_v2(self, cx: &mut Cx) -> R<v2::AvailableCommandInput> {
+        match self {
+            v1::AvailableCommandInput::Unstructured(i) => Ok(v2::AvailableCommandInput::Text(i.to_v2(cx)?)),
+            _ => Err(cx.unconvertible("this command input has no v2 form")),
+        }
+    }
+}
+
+impl ToV1 for v2::AvailableCommandInput {
+    type V1 = v1::AvailableCommandInput;
+    fn to_v1(self, cx: &mut Cx) -> R<v1::AvailableCommandInput> {
+        match self {
+            v2::AvailableCommandInput::Text(i) => {
+                let mut i = i.to_v1(cx)?;
+                // v2's tag has no v1 form (v1 input has no `type`).
+                i.additional_properties.remove("type");
+                Ok(v1::AvailableCommandInput::Unstructured(i))
+            }
+            v2::AvailableCommandInput::Other(u) => Err(cx.unconvertible(format!(
+                "the command input type `{}` has no v1 form",
+                u.get("type").and_then(|t| t.as_str()).unwrap_or("")
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rewrite_patch_gives_back_both_texts() {
+        for (old, new) in [
+            (Some("a\nb\n"), "a\nc\n"),
+            (Some("x"), "y"),
+            (None, "fresh\nfile"),
+            (Some(""), "z\n"),
+            (Some("only old\n"), ""),
+        ] {
+            let p = git_patch("/p", old, new);
+            let (o, n, whole) = texts_from_patch(&p).unwrap();
+            assert_eq!((o.as_str(), n.as_str(), whole), (old.unwrap_or(""), new, true), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_patch_with_context_is_partial() {
+        let p = "diff --git /p /p\n--- /p\n+++ /p\n@@ -3,2 +3,2 @@\n keep\n-old\n+new\n";
+        let (o, n, whole) = texts_from_patch(p).unwrap();
+        assert_eq!((o.as_str(), n.as_str(), whole), ("keep\nold\n", "keep\nnew\n", false));
+    }
+}
