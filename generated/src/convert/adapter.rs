@@ -1,1 +1,1116 @@
-//! The stateful adapters.
+//! The stateful adapters: one connection's messages in, the other version's out.
+//!
+//! [`V1ToV2`] and [`V2ToV1`] are each fed the messages of one connection in
+//! order, both directions interleaved as a captured trace has them (requests
+//! and notifications of both peers, and the responses to them). Each message
+//! gives zero or more messages of the other version and its losses, whose
+//! pointers point into the source message. The state they keep is what the
+//! protocol needs:
+//!
+//! - the method of every open request (responses are typed by it);
+//! - per session, the prompt turn; the message id of the current run of v1
+//!   chunks; the tool calls (a v2 `SessionReducer` in `V2ToV1`, titles in
+//!   `V1ToV2`); the v1 modes.
+//!
+//! Choices the specification leaves open, made here:
+//!
+//! - **v1 -> v2 prompt.** Right after the v1 `session/prompt` request come the
+//!   v2 acknowledgement (`{messageId}`), a `user_message` echoing the prompt
+//!   with that id, and `state_update` `running`. The v1 response's
+//!   `stopReason` becomes `state_update` `idle` with that stop reason; a v1
+//!   error response to the prompt becomes `idle` with stop reason `error`
+//!   carrying the error (the acknowledgement was already sent).
+//! - **v2 -> v1 prompt.** The acknowledgement is held, the `user_message`
+//!   echoing the prompt and `running` are not forwarded (v1 has no form for
+//!   them and its client already has the prompt); `idle` with a stop reason
+//!   becomes the v1 prompt response; stop reason `error` becomes a JSON-RPC
+//!   error response.
+//! - **Message ids of v1 chunks without one.** One id per run of chunks of
+//!   the same type; any other update ends the run.
+//! - **Whole-message updates (v2 -> v1)** become v1 chunks (one per content
+//!   block) only if the v1 side has not seen content for that message;
+//!   otherwise they are a `dropped` loss.
+//! - **Tool calls.** v1 `tool_call` and `tool_call_update` both become v2
+//!   `tool_call_update`, field by field. In v2 -> v1 the first update of an
+//!   id becomes a v1 `tool_call` with the accumulated state (a made-up title
+//!   is `synthesized`); a `tool_call_content_chunk` becomes a
+//!   `tool_call_update` carrying the whole accumulated content; `kind: null`
+//!   resets to `other`.
+//! - **Plans.** v1 `plan` <-> v2 `plan_update` of the plan `main`
+//!   (`type: "items"`); a v2 plan under another id is `approximated`.
+//! - **Modes.** v1 modes <-> a v2 config option of category `mode` with the
+//!   id [`MODE_CONFIG_ID`]; `session/set_mode` <-> `session/set_config_option`;
+//!   `current_mode_update` -> `config_option_update` with the whole option list.
+//! - **Loading.** `session/load` -> `session/resume` with
+//!   `replayFrom: {type: "start"}`; its response is preceded by the
+//!   `state_update` snapshot v2 requires (`idle`). In v2 -> v1 a resume with
+//!   `replayFrom` becomes `session/load`, one without stays `session/resume`.
+//! - **`session/request_permission` (v1 -> v2)**: the title is the tool call's
+//!   accumulated title.
+//! - **Notices and compactions (v2 -> v1)** reach a v1 client only if its
+//!   `initialize` advertised `session.notices` / `session.compaction`;
+//!   otherwise they are `dropped`.
+
+// Targets are built with `new`/`default` and then assigned: their unstable
+// shapes have more fields, and this code compiles in both builds.
+#![allow(clippy::field_reassign_with_default)]
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{json, Value};
+
+use super::{ConvertError, Cx, Fail, Loss, LossKind, ToV1, ToV2};
+use crate::runtime::rpc::{DispatchError, ParamsForm};
+use crate::runtime::Nullable;
+use crate::{v1, v2};
+
+/// The id of the v2 config option that carries v1 modes.
+pub const MODE_CONFIG_ID: &str = "mode";
+
+/// What one source message became.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Adapted {
+    /// The target version's messages, in order (none when the message is held
+    /// or has no target form that loses nothing).
+    pub messages: Vec<Value>,
+    /// The losses, with pointers into the source message.
+    pub losses: Vec<Loss>,
+}
+
+/// Why a message produced no output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AdaptError {
+    /// The source version's bindings reject the message.
+    Rejected(DispatchError),
+    /// The message is unconvertible (or, in strict mode, has a loss).
+    NotConverted(ConvertError),
+}
+
+impl std::fmt::Display for AdaptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AdaptError::Rejected(e) => {
+                write!(f, "rejected: {}: {e}", if e.pointer().is_empty() { "/" } else { e.pointer() })
+            }
+            AdaptError::NotConverted(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AdaptError {}
+
+fn id_key<T: serde::Serialize>(id: &T) -> String {
+    serde_json::to_string(id).unwrap_or_default()
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+fn notification(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+fn response(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+fn update(session: &str, update: Value) -> Value {
+    notification("session/update", json!({"sessionId": session, "update": update}))
+}
+
+/// Runs a conversion in a fresh context whose pointers start at `base`.
+fn run<T>(strict: bool, base: &str, f: impl FnOnce(&mut Cx) -> Result<T, Fail>) -> Result<(T, Vec<Loss>), AdaptError> {
+    let mut cx = Cx::at_pointer(base, strict);
+    let r = f(&mut cx);
+    cx.finish(r).map(|c| (c.value, c.losses)).map_err(AdaptError::NotConverted)
+}
+
+// =====================================================================================
+// v1 -> v2
+// =====================================================================================
+
+#[derive(Debug, Clone)]
+struct Pending1 {
+    method: String,
+    session: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Session1 {
+    /// The current run of chunks: its update type and message id.
+    run: Option<(&'static str, String)>,
+    /// Tool-call titles by id.
+    titles: HashMap<String, String>,
+    /// v1 modes: the current one and the available ones.
+    modes: Option<v1::SessionModeState>,
+    /// The v2 config options the session has (without the mode option).
+    options: Vec<v2::SessionConfigOption>,
+}
+
+/// Converts one v1 connection's messages to v2 (see the module docs).
+#[derive(Debug, Default)]
+pub struct V1ToV2 {
+    strict: bool,
+    pending: HashMap<String, Pending1>,
+    sessions: HashMap<String, Session1>,
+    ids: u64,
+}
+
+impl V1ToV2 {
+    /// An adapter that reports losses and goes on.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An adapter for which any loss is an error.
+    pub fn strict() -> Self {
+        V1ToV2 { strict: true, ..Self::default() }
+    }
+
+    fn fresh_id(&mut self) -> String {
+        self.ids += 1;
+        format!("converted-{}", self.ids)
+    }
+
+    /// Converts one v1 message (JSON text).
+    pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
+        let pending = &self.pending;
+        let msg = v1::rpc::Message::decode(text, |id| pending.get(&id_key(id)).map(|p| p.method.clone()))
+            .map_err(AdaptError::Rejected)?;
+        let strict = self.strict;
+        match msg {
+            v1::rpc::Message::Request { id, request, form } => {
+                let key = id_key(&id);
+                let method = request.method().to_owned();
+                let session = session_of_v1_request(&request);
+                let (out, losses) = self.request(id, request, form)?;
+                self.pending.insert(key, Pending1 { method, session });
+                Ok(Adapted { messages: out, losses })
+            }
+            v1::rpc::Message::Notification { notification, form } => {
+                let (out, losses) = self.notification(notification, form)?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v1::rpc::Message::Response { id, response, form } => {
+                let pending = self.pending.remove(&id_key(&id)).expect("decoded against a pending request");
+                let (out, losses) = self.response(id, response, form, pending)?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v1::rpc::Message::Error { id, error } => {
+                let pending = id.as_ref().and_then(|i| self.pending.remove(&id_key(i)));
+                if let Some(p) = pending.filter(|p| p.method == "session/prompt") {
+                    // The acknowledgement was sent: the turn ends with `error`.
+                    let (e, losses) = run(strict, "/error", |cx| error.to_v2(cx))?;
+                    let session = p.session.unwrap_or_default();
+                    let idle = json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "error", "error": to_value(&e)});
+                    return Ok(Adapted { messages: vec![update(&session, idle)], losses });
+                }
+                let ((id, e), losses) = run(strict, "", |cx| {
+                    let id = match id {
+                        Some(i) => Some(cx.at("id", |cx| i.to_v2(cx))?),
+                        None => None,
+                    };
+                    Ok((id, cx.at("error", |cx| error.to_v2(cx))?))
+                })?;
+                let m = v2::rpc::Message::Error { id, error: e };
+                Ok(Adapted { messages: vec![m.to_value().unwrap_or(Value::Null)], losses })
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(AdaptError::NotConverted(ConvertError {
+                losses: vec![Loss {
+                    pointer: String::new(),
+                    kind: LossKind::Unconvertible,
+                    detail: "unknown message".into(),
+                }],
+            })),
+        }
+    }
+
+    #[allow(unreachable_patterns)]
+    fn request(
+        &mut self,
+        id: v1::RequestId,
+        request: v1::rpc::Request,
+        form: ParamsForm,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{Request as A, RequestToAgent as AA, RequestToClient as AC};
+        use v2::rpc::{Request as B, RequestToAgent as BA, RequestToClient as BC};
+        let strict = self.strict;
+        let (id2, mut losses) = run(strict, "/id", |cx| id.to_v2(cx))?;
+        let mut after = Vec::new();
+        let (req, more) = match request {
+            A::Agent(AA::SessionPrompt(p)) => {
+                let session = p.session_id.as_str().to_owned();
+                let prompt = to_value(&p.prompt);
+                let (p, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                // The acknowledgement, the echo of the prompt, and `running`.
+                let message_id = self.fresh_id();
+                after.push(response(to_value(&id2), json!({"messageId": message_id})));
+                after.push(update(
+                    &session,
+                    json!({"sessionUpdate": "user_message", "messageId": message_id, "content": prompt}),
+                ));
+                after.push(update(&session, json!({"sessionUpdate": "state_update", "state": "running"})));
+                self.session(&session).run = None;
+                (B::Agent(BA::SessionPrompt(p)), l)
+            }
+            A::Agent(AA::SessionLoad(p)) => {
+                let (p, l) = run(strict, "/params", |cx| {
+                    let mut r = v2::ResumeSessionRequest::new(
+                        cx.at("sessionId", |cx| p.session_id.to_v2(cx))?,
+                        v2::AbsolutePath(super::arc(p.cwd)),
+                    );
+                    r.additional_directories = p
+                        .additional_directories
+                        .map(|d| d.into_iter().map(|s| v2::AbsolutePath(super::arc(s))).collect());
+                    r.mcp_servers = Some(cx.at("mcpServers", |cx| p.mcp_servers.to_v2(cx))?);
+                    r.replay_from = Nullable::Value(v2::ReplayFrom::Start(v2::ReplayFromStart::default()));
+                    r.meta = p.meta;
+                    r.additional_properties = p.additional_properties;
+                    Ok(r)
+                })?;
+                (B::Agent(BA::SessionResume(p)), l)
+            }
+            A::Agent(AA::SessionSetMode(p)) => {
+                let (p, l) = run(strict, "/params", |cx| {
+                    let value = json!({"sessionId": p.session_id.as_str(), "configId": MODE_CONFIG_ID, "type": "id", "value": p.mode_id.as_str()});
+                    let mut r: v2::SetSessionConfigOptionRequest = super::redecode(cx, value, "the mode")?;
+                    r.meta = p.meta;
+                    Ok(r)
+                })?;
+                (B::Agent(BA::SessionSetConfigOption(p)), l)
+            }
+            A::Client(AC::SessionRequestPermission(mut p)) => {
+                // The title is the tool call's accumulated title.
+                if p.tool_call.title.is_absent() {
+                    let known = self
+                        .sessions
+                        .get(p.session_id.as_str())
+                        .and_then(|s| s.titles.get(p.tool_call.tool_call_id.as_str()))
+                        .cloned();
+                    if let Some(t) = known {
+                        let (update, l) = run(strict, "/params", |cx| {
+                            let mut r = p.clone().to_v2(cx)?;
+                            r.title = t;
+                            Ok(r)
+                        })?;
+                        let _ = l;
+                        p.tool_call.title = Nullable::Absent;
+                        (B::Client(BC::SessionRequestPermission(update)), Vec::new())
+                    } else {
+                        let (r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                        (B::Client(BC::SessionRequestPermission(r)), l)
+                    }
+                } else {
+                    let (r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                    (B::Client(BC::SessionRequestPermission(r)), l)
+                }
+            }
+            A::Agent(AA::Initialize(p)) => conv(strict, p, |p| B::Agent(BA::Initialize(p)))?,
+            A::Agent(AA::Authenticate(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogin(p)))?,
+            A::Agent(AA::Logout(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogout(p)))?,
+            A::Agent(AA::SessionNew(p)) => conv(strict, p, |p| B::Agent(BA::SessionNew(p)))?,
+            A::Agent(AA::SessionList(p)) => conv(strict, p, |p| B::Agent(BA::SessionList(p)))?,
+            A::Agent(AA::SessionDelete(p)) => conv(strict, p, |p| B::Agent(BA::SessionDelete(p)))?,
+            A::Agent(AA::SessionResume(p)) => conv(strict, p, |p| B::Agent(BA::SessionResume(p)))?,
+            A::Agent(AA::SessionClose(p)) => conv(strict, p, |p| B::Agent(BA::SessionClose(p)))?,
+            A::Agent(AA::SessionSetConfigOption(p)) => conv(strict, p, |p| B::Agent(BA::SessionSetConfigOption(p)))?,
+            A::Client(AC::ElicitationCreate(p)) => conv(strict, p, |p| B::Client(BC::ElicitationCreate(p)))?,
+            A::Extension(e) => (B::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v2")),
+        };
+        losses.extend(more);
+        let m = v2::rpc::Message::Request { id: id2, request: req, form };
+        let mut out = vec![m.to_value().unwrap_or(Value::Null)];
+        out.extend(after);
+        Ok((out, losses))
+    }
+
+    fn session(&mut self, id: &str) -> &mut Session1 {
+        self.sessions.entry(id.to_owned()).or_default()
+    }
+
+    #[allow(unreachable_patterns)]
+    fn notification(
+        &mut self,
+        n: v1::rpc::Notification,
+        form: ParamsForm,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{
+            Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
+        };
+        use v2::rpc::{
+            Notification as B, NotificationToAgent as BA, NotificationToAnySide as BS, NotificationToClient as BC,
+        };
+        let strict = self.strict;
+        let (n, losses) = match n {
+            A::Client(AC::SessionUpdate(n)) => return self.session_update(n),
+            A::Agent(AA::SessionCancel(p)) => conv(strict, p, |p| B::Agent(BA::SessionCancel(p)))?,
+            A::Protocol(AS::CancelRequest(p)) => conv(strict, p, |p| B::Protocol(BS::CancelRequest(p)))?,
+            A::Client(AC::ElicitationComplete(p)) => conv(strict, p, |p| B::Client(BC::ElicitationComplete(p)))?,
+            A::Extension(e) => (B::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v2")),
+        };
+        let m = v2::rpc::Message::Notification { notification: n, form };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+
+    fn session_update(&mut self, n: v1::SessionNotification) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let session = n.session_id.as_str().to_owned();
+        // The message id of a chunk without one: one per run of chunks of a type.
+        let chunk_tag = match &n.update {
+            v1::SessionUpdate::UserMessageChunk(_) => Some("user_message_chunk"),
+            v1::SessionUpdate::AgentMessageChunk(_) => Some("agent_message_chunk"),
+            v1::SessionUpdate::AgentThoughtChunk(_) => Some("agent_thought_chunk"),
+            _ => None,
+        };
+        let mut n = n;
+        match chunk_tag {
+            Some(tag) => {
+                let needs = match &n.update {
+                    v1::SessionUpdate::UserMessageChunk(c)
+                    | v1::SessionUpdate::AgentMessageChunk(c)
+                    | v1::SessionUpdate::AgentThoughtChunk(c) => !matches!(c.message_id, Nullable::Value(_)),
+                    _ => false,
+                };
+                if needs {
+                    let current = self.sessions.get(&session).and_then(|s| s.run.clone());
+                    let id = match current {
+                        Some((t, id)) if t == tag => id,
+                        _ => {
+                            let id = self.fresh_id();
+                            self.session(&session).run = Some((tag, id.clone()));
+                            id
+                        }
+                    };
+                    if let v1::SessionUpdate::UserMessageChunk(c)
+                    | v1::SessionUpdate::AgentMessageChunk(c)
+                    | v1::SessionUpdate::AgentThoughtChunk(c) = &mut n.update
+                    {
+                        c.message_id = Nullable::Value(v1::MessageId(super::arc(id)));
+                    }
+                } else {
+                    self.session(&session).run = None;
+                }
+            }
+            None => self.session(&session).run = None,
+        }
+        // Titles of tool calls, for permission requests.
+        match &n.update {
+            v1::SessionUpdate::ToolCall(t) => {
+                let title = t.title.clone();
+                self.session(&session).titles.insert(t.tool_call_id.as_str().to_owned(), title);
+            }
+            v1::SessionUpdate::ToolCallUpdate(u) => {
+                if let Nullable::Value(t) = &u.title {
+                    let t = t.clone();
+                    self.session(&session).titles.insert(u.tool_call_id.as_str().to_owned(), t);
+                }
+            }
+            _ => {}
+        }
+        // A mode change: the whole option list, with the mode option current.
+        if let v1::SessionUpdate::CurrentModeUpdate(m) = &n.update {
+            let s = self.session(&session);
+            let Some(modes) = s.modes.as_mut() else {
+                return Err(AdaptError::NotConverted(ConvertError {
+                    losses: vec![Loss {
+                        pointer: "/params/update".into(),
+                        kind: LossKind::Unconvertible,
+                        detail: "a mode change in a session whose modes are not known (no session/new or session/load response seen)".into(),
+                    }],
+                }));
+            };
+            modes.current_mode_id = m.current_mode_id.clone();
+            let options = config_options_with_modes(&s.options, s.modes.as_ref());
+            let u = json!({"sessionUpdate": "config_option_update", "configOptions": options});
+            return Ok((vec![update(&session, u)], Vec::new()));
+        }
+        let (u, losses) = run(strict, "/params", |cx| {
+            let mut out = v2::UpdateSessionNotification::new(
+                cx.at("sessionId", |cx| n.session_id.to_v2(cx))?,
+                cx.at("update", |cx| n.update.to_v2(cx))?,
+            );
+            out.meta = n.meta;
+            out.additional_properties = n.additional_properties;
+            Ok(out)
+        })?;
+        let m = v2::rpc::Message::Notification {
+            notification: v2::rpc::Notification::Client(v2::rpc::NotificationToClient::SessionUpdate(u)),
+            form: ParamsForm::Object,
+        };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+
+    #[allow(unreachable_patterns)]
+    fn response(
+        &mut self,
+        id: v1::RequestId,
+        r: v1::rpc::Response,
+        form: ParamsForm,
+        pending: Pending1,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
+        use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
+        let strict = self.strict;
+        let (id2, mut losses) = run(strict, "/id", |cx| id.to_v2(cx))?;
+        let mut before = Vec::new();
+        let (r, more) = match r {
+            A::Agent(AA::SessionPrompt(p)) => {
+                // Acknowledged already: the stop reason ends the turn.
+                let session = pending.session.unwrap_or_default();
+                let mut idle =
+                    json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": to_value(&p.stop_reason)});
+                if let Nullable::Value(meta) = &p.meta {
+                    idle["_meta"] = Value::Object((**meta).clone());
+                }
+                return Ok((vec![update(&session, idle)], losses));
+            }
+            A::Agent(AA::SessionNew(p)) => {
+                let session = p.session_id.as_str().to_owned();
+                let modes = match &p.modes {
+                    Nullable::Value(m) => Some(m.clone()),
+                    _ => None,
+                };
+                let (mut out, l) = run(strict, "/result", |cx| {
+                    let mut p = p;
+                    p.modes = Nullable::Absent;
+                    p.to_v2(cx)
+                })?;
+                let s = self.session(&session);
+                s.options = out.config_options.clone().unwrap_or_default();
+                s.modes = modes;
+                if s.modes.is_some() {
+                    let all = config_options_with_modes(&s.options, s.modes.as_ref());
+                    out.config_options = serde_json::from_value(Value::Array(all)).ok();
+                }
+                (B::Agent(BA::SessionNew(out)), l)
+            }
+            A::Agent(AA::SessionLoad(p)) => {
+                // A v2 resume response follows a `state_update` snapshot.
+                let session = pending.session.unwrap_or_default();
+                before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
+                let modes = match &p.modes {
+                    Nullable::Value(m) => Some(m.clone()),
+                    _ => None,
+                };
+                let (options, l) = run(strict, "/result", |cx| match p.config_options {
+                    Nullable::Value(o) => cx.at("configOptions", |cx| o.to_v2(cx)),
+                    _ => Ok(Vec::new()),
+                })?;
+                let s = self.session(&session);
+                s.options = options;
+                s.modes = modes;
+                let all = config_options_with_modes(&s.options, s.modes.as_ref());
+                let mut r = v2::ResumeSessionResponse::default();
+                if !all.is_empty() {
+                    r.config_options = serde_json::from_value(Value::Array(all)).ok();
+                }
+                r.meta = p.meta;
+                r.additional_properties = p.additional_properties;
+                (B::Agent(BA::SessionResume(r)), l)
+            }
+            A::Agent(AA::SessionSetMode(p)) => {
+                let session = pending.session.unwrap_or_default();
+                let s = self.session(&session);
+                let all = config_options_with_modes(&s.options, s.modes.as_ref());
+                let mut r: v2::SetSessionConfigOptionResponse = serde_json::from_value(json!({"configOptions": all}))
+                    .unwrap_or_else(|_| v2::SetSessionConfigOptionResponse::new(Vec::new()));
+                r.meta = p.meta;
+                (B::Agent(BA::SessionSetConfigOption(r)), Vec::new())
+            }
+            A::Agent(AA::Initialize(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::Initialize(p)))?,
+            A::Agent(AA::Authenticate(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogin(p)))?,
+            A::Agent(AA::Logout(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogout(p)))?,
+            A::Agent(AA::SessionList(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionList(p)))?,
+            A::Agent(AA::SessionDelete(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionDelete(p)))?,
+            A::Agent(AA::SessionResume(p)) => {
+                let session = pending.session.unwrap_or_default();
+                before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
+                conv_at(strict, "/result", p, |p| B::Agent(BA::SessionResume(p)))?
+            }
+            A::Agent(AA::SessionClose(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionClose(p)))?,
+            A::Agent(AA::SessionSetConfigOption(p)) => {
+                conv_at(strict, "/result", p, |p| B::Agent(BA::SessionSetConfigOption(p)))?
+            }
+            A::Client(AC::SessionRequestPermission(p)) => {
+                conv_at(strict, "/result", p, |p| B::Client(BC::SessionRequestPermission(p)))?
+            }
+            A::Client(AC::ElicitationCreate(p)) => {
+                conv_at(strict, "/result", p, |p| B::Client(BC::ElicitationCreate(p)))?
+            }
+            A::Extension(e) => (B::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v2")),
+        };
+        losses.extend(more);
+        let m = v2::rpc::Message::Response { id: id2, response: r, form };
+        before.push(m.to_value().unwrap_or(Value::Null));
+        Ok((before, losses))
+    }
+}
+
+fn session_of_v1_request(r: &v1::rpc::Request) -> Option<String> {
+    use v1::rpc::{Request as A, RequestToAgent as AA};
+    match r {
+        A::Agent(AA::SessionPrompt(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionLoad(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionResume(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionSetMode(p)) => Some(p.session_id.as_str().to_owned()),
+        _ => None,
+    }
+}
+
+/// The v2 config options of a session plus the mode option made from v1 modes.
+fn config_options_with_modes(options: &[v2::SessionConfigOption], modes: Option<&v1::SessionModeState>) -> Vec<Value> {
+    let mut out: Vec<Value> = options.iter().map(to_value).collect();
+    if let Some(m) = modes {
+        let values: Vec<Value> = m
+            .available_modes
+            .iter()
+            .map(|mode| {
+                let mut o = json!({"value": mode.id.as_str(), "name": mode.name});
+                if let Nullable::Value(d) = &mode.description {
+                    o["description"] = Value::from(d.clone());
+                }
+                o
+            })
+            .collect();
+        out.push(json!({
+            "configId": MODE_CONFIG_ID,
+            "name": "Mode",
+            "category": "mode",
+            "type": "select",
+            "currentValue": m.current_mode_id.as_str(),
+            "options": values,
+        }));
+    }
+    out
+}
+
+fn unconvertible_method(method: &str, target: &str) -> AdaptError {
+    AdaptError::NotConverted(ConvertError {
+        losses: vec![Loss {
+            pointer: "/method".into(),
+            kind: LossKind::Unconvertible,
+            detail: format!("the method `{method}` has no {target} form"),
+        }],
+    })
+}
+
+fn conv<S: ToV2, T>(strict: bool, p: S, wrap: impl FnOnce(S::V2) -> T) -> Result<(T, Vec<Loss>), AdaptError> {
+    conv_at(strict, "/params", p, wrap)
+}
+
+fn conv_at<S: ToV2, T>(
+    strict: bool,
+    base: &str,
+    p: S,
+    wrap: impl FnOnce(S::V2) -> T,
+) -> Result<(T, Vec<Loss>), AdaptError> {
+    let (v, l) = run(strict, base, |cx| p.to_v2(cx))?;
+    Ok((wrap(v), l))
+}
+
+fn conv1<S: ToV1, T>(
+    strict: bool,
+    base: &str,
+    p: S,
+    wrap: impl FnOnce(S::V1) -> T,
+) -> Result<(T, Vec<Loss>), AdaptError> {
+    let (v, l) = run(strict, base, |cx| p.to_v1(cx))?;
+    Ok((wrap(v), l))
+}
+
+// =====================================================================================
+// v2 -> v1
+// =====================================================================================
+
+#[derive(Debug, Clone)]
+struct Pending2 {
+    method: String,
+    session: Option<String>,
+}
+
+#[derive(Debug, Default)]
+struct Session2 {
+    reducer: v2::SessionReducer,
+    /// Tool calls the v1 side has seen (a `tool_call` was sent).
+    tool_calls: HashSet<String>,
+    /// Messages the v1 side has content for.
+    seen_messages: HashSet<String>,
+    /// The held prompt: its request id (JSON) and the acknowledged message id.
+    prompt: Option<(Value, Option<String>)>,
+}
+
+/// Converts one v2 connection's messages to v1 (see the module docs).
+#[derive(Debug, Default)]
+pub struct V2ToV1 {
+    strict: bool,
+    pending: HashMap<String, Pending2>,
+    sessions: HashMap<String, Session2>,
+    /// What the v1 client advertised in `initialize` (`session.notices`, `session.compaction`).
+    notices: bool,
+    compaction: bool,
+}
+
+impl V2ToV1 {
+    /// An adapter that reports losses and goes on.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An adapter for which any loss is an error.
+    pub fn strict() -> Self {
+        V2ToV1 { strict: true, ..Self::default() }
+    }
+
+    /// Sets what the v1 client advertised (`session.notices`,
+    /// `session.compaction`) when its `initialize` does not pass through this
+    /// adapter (a proxy in front of a v1 client). Without it, and until an
+    /// `initialize` is converted, notices and compactions are `dropped`.
+    pub fn client_capabilities(&mut self, notices: bool, compaction: bool) {
+        self.notices = notices;
+        self.compaction = compaction;
+    }
+
+    fn session(&mut self, id: &str) -> &mut Session2 {
+        self.sessions.entry(id.to_owned()).or_default()
+    }
+
+    /// Converts one v2 message (JSON text).
+    pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
+        let pending = &self.pending;
+        let msg = v2::rpc::Message::decode(text, |id| pending.get(&id_key(id)).map(|p| p.method.clone()))
+            .map_err(AdaptError::Rejected)?;
+        let strict = self.strict;
+        match msg {
+            v2::rpc::Message::Request { id, request, form } => {
+                let key = id_key(&id);
+                let method = request.method().to_owned();
+                let session = session_of_v2_request(&request);
+                if let (v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(_)), Some(s)) =
+                    (&request, &session)
+                {
+                    self.session(s).prompt = Some((to_value(&id), None));
+                }
+                let (out, losses) = self.request(id, request, form)?;
+                self.pending.insert(key, Pending2 { method, session });
+                Ok(Adapted { messages: out, losses })
+            }
+            v2::rpc::Message::Notification { notification, form } => {
+                let (out, losses) = self.notification(notification, form)?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v2::rpc::Message::Response { id, response, form } => {
+                let pending = self.pending.remove(&id_key(&id)).expect("decoded against a pending request");
+                let (out, losses) = self.response(id, response, form, pending)?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v2::rpc::Message::Error { id, error } => {
+                if let Some(i) = &id {
+                    self.pending.remove(&id_key(i));
+                }
+                let ((id, e), losses) = run(strict, "", |cx| {
+                    let id = match id {
+                        Some(i) => Some(cx.at("id", |cx| i.to_v1(cx))?),
+                        None => None,
+                    };
+                    Ok((id, cx.at("error", |cx| error.to_v1(cx))?))
+                })?;
+                let m = v1::rpc::Message::Error { id, error: e };
+                Ok(Adapted { messages: vec![m.to_value().unwrap_or(Value::Null)], losses })
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(AdaptError::NotConverted(ConvertError {
+                losses: vec![Loss {
+                    pointer: String::new(),
+                    kind: LossKind::Unconvertible,
+                    detail: "unknown message".into(),
+                }],
+            })),
+        }
+    }
+
+    #[allow(unreachable_patterns)]
+    fn request(
+        &mut self,
+        id: v2::RequestId,
+        request: v2::rpc::Request,
+        form: ParamsForm,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{Request as A, RequestToAgent as AA, RequestToClient as AC};
+        use v2::rpc::{Request as B, RequestToAgent as BA, RequestToClient as BC};
+        let strict = self.strict;
+        let (id1, mut losses) = run(strict, "/id", |cx| id.to_v1(cx))?;
+        let (req, more) = match request {
+            B::Agent(BA::Initialize(p)) => {
+                // A v2 client takes notices and compactions without advertising
+                // them; its v1 form advertises both, so they pass.
+                self.notices = true;
+                self.compaction = true;
+                let (mut r, l) = run(strict, "/params", |cx| p.to_v1(cx))?;
+                let caps = r.client_capabilities.get_or_insert_with(Default::default);
+                let mut session = v1::ClientSessionCapabilities::default();
+                session.notices = Nullable::Value(v1::NoticeCapabilities::default());
+                session.compaction = Nullable::Value(v1::CompactionCapabilities::default());
+                caps.session = Nullable::Value(session);
+                (A::Agent(AA::Initialize(r)), l)
+            }
+            B::Agent(BA::SessionResume(p)) if matches!(p.replay_from, Nullable::Value(v2::ReplayFrom::Start(_))) => {
+                // A resume that replays from the start is what session/load does.
+                let (r, l) = run(strict, "/params", |cx| {
+                    let mcp = match p.mcp_servers {
+                        Some(m) => cx.at("mcpServers", |cx| m.to_v1(cx))?,
+                        None => Vec::new(),
+                    };
+                    let mut r = v1::LoadSessionRequest::new(
+                        mcp,
+                        String::from(&*p.cwd.0),
+                        cx.at("sessionId", |cx| p.session_id.to_v1(cx))?,
+                    );
+                    r.additional_directories =
+                        p.additional_directories.map(|d| d.into_iter().map(|a| String::from(&*a.0)).collect());
+                    r.meta = p.meta;
+                    r.additional_properties = p.additional_properties;
+                    Ok(r)
+                })?;
+                (A::Agent(AA::SessionLoad(r)), l)
+            }
+            B::Agent(BA::AuthLogin(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::Authenticate(p)))?,
+            B::Agent(BA::AuthLogout(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::Logout(p)))?,
+            B::Agent(BA::SessionNew(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionNew(p)))?,
+            B::Agent(BA::SessionList(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionList(p)))?,
+            B::Agent(BA::SessionDelete(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionDelete(p)))?,
+            B::Agent(BA::SessionResume(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionResume(p)))?,
+            B::Agent(BA::SessionClose(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionClose(p)))?,
+            B::Agent(BA::SessionSetConfigOption(p)) => {
+                conv1(strict, "/params", p, |p| A::Agent(AA::SessionSetConfigOption(p)))?
+            }
+            B::Agent(BA::SessionPrompt(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionPrompt(p)))?,
+            B::Client(BC::SessionRequestPermission(p)) => {
+                conv1(strict, "/params", p, |p| A::Client(AC::SessionRequestPermission(p)))?
+            }
+            B::Client(BC::ElicitationCreate(p)) => {
+                conv1(strict, "/params", p, |p| A::Client(AC::ElicitationCreate(p)))?
+            }
+            B::Extension(e) => (A::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v1")),
+        };
+        losses.extend(more);
+        let m = v1::rpc::Message::Request { id: id1, request: req, form };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+
+    #[allow(unreachable_patterns)]
+    fn notification(
+        &mut self,
+        n: v2::rpc::Notification,
+        form: ParamsForm,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{
+            Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
+        };
+        use v2::rpc::{
+            Notification as B, NotificationToAgent as BA, NotificationToAnySide as BS, NotificationToClient as BC,
+        };
+        let strict = self.strict;
+        let (n, losses) = match n {
+            B::Client(BC::SessionUpdate(n)) => return self.session_update(n),
+            B::Agent(BA::SessionCancel(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionCancel(p)))?,
+            B::Protocol(BS::CancelRequest(p)) => conv1(strict, "/params", p, |p| A::Protocol(AS::CancelRequest(p)))?,
+            B::Client(BC::ElicitationComplete(p)) => {
+                conv1(strict, "/params", p, |p| A::Client(AC::ElicitationComplete(p)))?
+            }
+            B::Extension(e) => (A::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v1")),
+        };
+        let m = v1::rpc::Message::Notification { notification: n, form };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+
+    fn session_update(&mut self, n: v2::UpdateSessionNotification) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let session = n.session_id.as_str().to_owned();
+        let (notices, compaction) = (self.notices, self.compaction);
+        let wrap =
+            |u: v1::SessionUpdate, sid: &v2::SessionId, meta: &Nullable<Box<crate::runtime::JsonObject>>| -> Value {
+                let mut out = v1::SessionNotification::new(v1::SessionId(sid.0.clone()), u);
+                out.meta = meta.clone();
+                let m = v1::rpc::Message::Notification {
+                    notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(out)),
+                    form: ParamsForm::Object,
+                };
+                m.to_value().unwrap_or(Value::Null)
+            };
+        let sid = n.session_id.clone();
+        let meta = n.meta.clone();
+        match n.update {
+            v2::SessionUpdate::StateUpdate(state) => {
+                let s = self.session(&session);
+                let stop = match state {
+                    v2::StateUpdate::Idle(idle) => idle.stop_reason,
+                    // v1 has no form for these, and a v1 client does not need one.
+                    _ => return Ok((Vec::new(), Vec::new())),
+                };
+                let Some((req_id, _)) = s.prompt.take() else {
+                    return Ok((Vec::new(), Vec::new()));
+                };
+                let out = match stop {
+                    v2::IdleStateUpdateStopReason::Error(e) => {
+                        let (err, losses) = run(strict, "/params/update/error", |cx| match e.error {
+                            Nullable::Value(err) => err.to_v1(cx),
+                            _ => {
+                                Ok(v1::Error::new(v1::ErrorCode::InternalError, "the prompt turn ended with an error"))
+                            }
+                        })?;
+                        let v = json!({"jsonrpc": "2.0", "id": req_id, "error": to_value(&err)});
+                        return Ok((vec![v], losses));
+                    }
+                    v2::IdleStateUpdateStopReason::None { .. } => return Ok((Vec::new(), Vec::new())),
+                    other => {
+                        let r: Value = to_value(&other);
+                        let reason = r.get("stopReason").cloned().unwrap_or(r);
+                        let (reason, losses) = run(strict, "/params/update/stopReason", |cx| {
+                            super::redecode::<v1::StopReason>(cx, reason, "the stop reason")
+                        })?;
+                        (response(req_id, json!({"stopReason": to_value(&reason)})), losses)
+                    }
+                };
+                Ok((vec![out.0], out.1))
+            }
+            v2::SessionUpdate::UserMessage(m) => self.whole_message(&sid, &meta, "user", m.message_id, m.content, wrap),
+            v2::SessionUpdate::AgentMessage(m) => {
+                self.whole_message(&sid, &meta, "agent", m.message_id, m.content, wrap)
+            }
+            v2::SessionUpdate::AgentThought(m) => {
+                self.whole_message(&sid, &meta, "thought", m.message_id, m.content, wrap)
+            }
+            v2::SessionUpdate::ToolCallUpdate(u) => {
+                let key = u.tool_call_id.as_str().to_owned();
+                let s = self.session(&session);
+                s.reducer.apply(v2::SessionUpdate::ToolCallUpdate(u.clone()));
+                if s.tool_calls.insert(key.clone()) {
+                    // The first update of an id: a v1 `tool_call` with the state.
+                    let state = s.reducer.tool_calls.get(&u.tool_call_id).cloned().expect("applied");
+                    let (t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta)], losses));
+                }
+                let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
+                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta)], losses))
+            }
+            v2::SessionUpdate::ToolCallContentChunk(c) => {
+                let id = c.tool_call_id.clone();
+                let s = self.session(&session);
+                s.reducer.apply(v2::SessionUpdate::ToolCallContentChunk(c));
+                let state = s.reducer.tool_calls.get(&id).cloned().expect("applied");
+                if s.tool_calls.insert(id.as_str().to_owned()) {
+                    let (t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta)], losses));
+                }
+                // v1 replaces content whole: the update carries all of it.
+                let (u, losses) = run(strict, "/params/update", |cx| {
+                    let mut u = v1::ToolCallUpdate::new(cx.at("toolCallId", |cx| id.to_v1(cx))?);
+                    u.content = Nullable::Value(cx.at("content", |cx| state.content.to_v1(cx))?);
+                    Ok(u)
+                })?;
+                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta)], losses))
+            }
+            update => {
+                // Chunks mark their message as seen by the v1 side.
+                if let v2::SessionUpdate::UserMessageChunk(c)
+                | v2::SessionUpdate::AgentMessageChunk(c)
+                | v2::SessionUpdate::AgentThoughtChunk(c) = &update
+                {
+                    let id = c.message_id.as_str().to_owned();
+                    self.session(&session).seen_messages.insert(id);
+                }
+                let gated = match &update {
+                    v2::SessionUpdate::Notice(_) => !notices,
+                    v2::SessionUpdate::CompactionUpdate(_) | v2::SessionUpdate::CompactionSummaryChunk(_) => {
+                        !compaction
+                    }
+                    _ => false,
+                };
+                if gated {
+                    let (_, losses) = run(strict, "/params/update", |cx| {
+                        cx.dropped("the v1 client did not advertise the capability this update needs")
+                    })?;
+                    return Ok((Vec::new(), losses));
+                }
+                let (u, losses) = run(strict, "/params/update", |cx| update.to_v1(cx))?;
+                Ok((vec![wrap(u, &sid, &meta)], losses))
+            }
+        }
+    }
+
+    /// A whole-message update as v1 chunks, if the v1 side has no content for it yet.
+    fn whole_message(
+        &mut self,
+        sid: &v2::SessionId,
+        meta: &Nullable<Box<crate::runtime::JsonObject>>,
+        kind: &str,
+        id: v2::MessageId,
+        content: crate::patch::Patch<Vec<v2::ContentBlock>>,
+        wrap: impl Fn(v1::SessionUpdate, &v2::SessionId, &Nullable<Box<crate::runtime::JsonObject>>) -> Value,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let s = self.session(sid.as_str());
+        // The echo of a prompt the v1 client sent itself.
+        if kind == "user"
+            && s.prompt.is_some()
+            && s.prompt.as_ref().is_some_and(|(_, m)| m.as_deref() == Some(id.as_str()))
+        {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let blocks = match content {
+            crate::patch::Patch::Set(b) => b,
+            crate::patch::Patch::Keep => return Ok((Vec::new(), Vec::new())),
+            _ => {
+                let (_, l) =
+                    run(strict, "/params/update/content", |cx| cx.dropped("v1 cannot clear a message's content"))?;
+                return Ok((Vec::new(), l));
+            }
+        };
+        if !s.seen_messages.insert(id.as_str().to_owned()) {
+            let (_, l) = run(strict, "/params/update", |cx| {
+                cx.dropped("the v1 client already has content for this message; v1 cannot replace it")
+            })?;
+            return Ok((Vec::new(), l));
+        }
+        let mut out = Vec::new();
+        let mut losses = Vec::new();
+        for (i, b) in blocks.into_iter().enumerate() {
+            let (chunk, l) = run(strict, &format!("/params/update/content/{i}"), |cx| {
+                let mut c = v1::ContentChunk::new(b.to_v1(cx)?);
+                c.message_id = Nullable::Value(v1::MessageId(id.0.clone()));
+                Ok(c)
+            })?;
+            losses.extend(l);
+            let u = match kind {
+                "user" => v1::SessionUpdate::UserMessageChunk(chunk),
+                "agent" => v1::SessionUpdate::AgentMessageChunk(chunk),
+                _ => v1::SessionUpdate::AgentThoughtChunk(chunk),
+            };
+            out.push(wrap(u, sid, meta));
+        }
+        Ok((out, losses))
+    }
+
+    #[allow(unreachable_patterns)]
+    fn response(
+        &mut self,
+        id: v2::RequestId,
+        r: v2::rpc::Response,
+        form: ParamsForm,
+        pending: Pending2,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
+        use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
+        let strict = self.strict;
+        let (id1, mut losses) = run(strict, "/id", |cx| id.to_v1(cx))?;
+        let (r, more) = match r {
+            B::Agent(BA::SessionPrompt(p)) => {
+                // Held: the v1 response carries the stop reason, sent when the turn ends.
+                let session = pending.session.unwrap_or_default();
+                let s = self.session(&session);
+                if let Some((_, m)) = s.prompt.as_mut() {
+                    *m = Some(p.message_id.as_str().to_owned());
+                }
+                return Ok((Vec::new(), losses));
+            }
+            B::Agent(BA::SessionResume(p)) if pending.method == "session/resume" && pending_was_load(&pending) => {
+                let (r, l) = run(strict, "/result", |cx| {
+                    let mut r = v1::LoadSessionResponse::default();
+                    r.config_options = match p.config_options {
+                        Some(o) => Nullable::Value(cx.at("configOptions", |cx| o.to_v1(cx))?),
+                        None => Nullable::Absent,
+                    };
+                    if p.available_commands.is_some() {
+                        cx.loss_at("availableCommands", LossKind::Dropped, "a v1 load response has no commands")?;
+                    }
+                    r.meta = p.meta;
+                    r.additional_properties = p.additional_properties;
+                    Ok(r)
+                })?;
+                (A::Agent(AA::SessionLoad(r)), l)
+            }
+            B::Agent(BA::Initialize(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Initialize(p)))?,
+            B::Agent(BA::AuthLogin(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Authenticate(p)))?,
+            B::Agent(BA::AuthLogout(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Logout(p)))?,
+            B::Agent(BA::SessionNew(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionNew(p)))?,
+            B::Agent(BA::SessionList(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionList(p)))?,
+            B::Agent(BA::SessionDelete(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionDelete(p)))?,
+            B::Agent(BA::SessionResume(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionResume(p)))?,
+            B::Agent(BA::SessionClose(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionClose(p)))?,
+            B::Agent(BA::SessionSetConfigOption(p)) => {
+                conv1(strict, "/result", p, |p| A::Agent(AA::SessionSetConfigOption(p)))?
+            }
+            B::Client(BC::SessionRequestPermission(p)) => {
+                conv1(strict, "/result", p, |p| A::Client(AC::SessionRequestPermission(p)))?
+            }
+            B::Client(BC::ElicitationCreate(p)) => {
+                conv1(strict, "/result", p, |p| A::Client(AC::ElicitationCreate(p)))?
+            }
+            B::Extension(e) => (A::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v1")),
+        };
+        losses.extend(more);
+        let m = v1::rpc::Message::Response { id: id1, response: r, form };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+}
+
+/// Whether a pending v2 resume was sent to the v1 side as `session/load`.
+fn pending_was_load(p: &Pending2) -> bool {
+    p.session.is_some() && p.method == "session/resume"
+}
+
+fn session_of_v2_request(r: &v2::rpc::Request) -> Option<String> {
+    use v2::rpc::{Request as B, RequestToAgent as BA};
+    match r {
+        B::Agent(BA::SessionPrompt(p)) => Some(p.session_id.as_str().to_owned()),
+        B::Agent(BA::SessionResume(p)) if matches!(p.replay_from, Nullable::Value(v2::ReplayFrom::Start(_))) => {
+            Some(p.session_id.as_str().to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// A v1 `tool_call` from the accumulated v2 state of a tool call.
+fn tool_call_from_state(t: v2::ToolCall, cx: &mut Cx) -> Result<v1::ToolCall, Fail> {
+    let title = match t.title {
+        Some(title) => title,
+        None => {
+            cx.loss_at("title", LossKind::Synthesized, "a v1 tool call needs a title; the v2 tool call has none yet")?;
+            t.name.clone().unwrap_or_else(|| "Tool call".to_owned())
+        }
+    };
+    let mut out = v1::ToolCall::new(cx.at("toolCallId", |cx| t.tool_call_id.to_v1(cx))?, title);
+    out.name = match t.name {
+        Some(n) => Nullable::Value(n),
+        None => Nullable::Absent,
+    };
+    out.kind = Some(cx.at("kind", |cx| t.kind.to_v1(cx))?);
+    out.status = Some(cx.at("status", |cx| t.status.to_v1(cx))?);
+    if !t.content.is_empty() {
+        out.content = Some(cx.at("content", |cx| t.content.to_v1(cx))?);
+    }
+    if !t.locations.is_empty() {
+        out.locations = Some(cx.at("locations", |cx| t.locations.to_v1(cx))?);
+    }
+    if !t.raw_input.is_null() {
+        out.raw_input = Some(t.raw_input);
+    }
+    if !t.raw_output.is_null() {
+        out.raw_output = Some(t.raw_output);
+    }
+    if t.capabilities.is_some() {
+        cx.loss_at("capabilities", LossKind::Dropped, "v1 tool calls have no capabilities")?;
+    }
+    if let Some(m) = t.meta {
+        out.meta = Nullable::Value(m);
+    }
+    Ok(out)
+}

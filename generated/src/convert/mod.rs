@@ -44,7 +44,9 @@ mod init;
 mod session;
 mod tools;
 
+pub use adapter::{AdaptError, Adapted, V1ToV2, V2ToV1, MODE_CONFIG_ID};
 pub use generated::{GENERATED_PAIRS, HAND_WRITTEN_PAIRS};
+pub use session::MAIN_PLAN;
 
 /// What kind of loss a conversion reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
