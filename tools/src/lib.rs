@@ -1,6 +1,7 @@
 //! Tools built on the generated bindings.
 
 pub mod check;
+pub mod convert;
 pub mod diff;
 pub mod pairing;
 pub mod replay;

@@ -1,4 +1,4 @@
-//! `acp-tools`: the commands behind `cargo xtask check-messages`.
+//! `acp-tools`: the commands behind `cargo xtask check-messages`, `replay` and `convert`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +39,26 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Convert a trace to the other protocol version: the converted messages on
+    /// stdout (JSONL), each loss on stderr as `line N: POINTER: KIND: detail`.
+    /// Exit 0 when converted (losses or not), 1 in strict mode with any loss or
+    /// when a message is rejected, 2 for bad arguments or an unreadable file.
+    Convert {
+        /// The trace's protocol version.
+        #[arg(long, value_enum)]
+        from: ProtocolArg,
+        /// The protocol version to convert to.
+        #[arg(long, value_enum)]
+        to: ProtocolArg,
+        /// Any loss is an error: the message produces no output.
+        #[arg(long)]
+        strict: bool,
+        /// Also write the losses as a JSON array of `{line, pointer, kind, detail}`.
+        #[arg(long, value_name = "FILE")]
+        losses_json: Option<PathBuf>,
+        /// A `.jsonl` trace.
+        trace: PathBuf,
+    },
     /// Fold a v2 trace's `session/update` notifications and print the final state as JSON.
     Replay {
         /// The protocol version (only v2 has upserts).
@@ -58,6 +78,17 @@ fn main() -> ExitCode {
             (protocol, unstable, method, type_name, paths)
         }
         Command::Replay { protocol, unstable, trace } => return replay(protocol, unstable, &trace),
+        Command::Convert { from, to, strict, losses_json, trace } => {
+            let direction = match (from, to) {
+                (ProtocolArg::V1, ProtocolArg::V2) => acp_tools::convert::Direction::V1ToV2,
+                (ProtocolArg::V2, ProtocolArg::V1) => acp_tools::convert::Direction::V2ToV1,
+                _ => {
+                    eprintln!("error: --from and --to must name different versions");
+                    return ExitCode::from(2);
+                }
+            };
+            return ExitCode::from(acp_tools::convert::run(&trace, direction, strict, losses_json.as_deref()));
+        }
     };
     if unstable && !cfg!(feature = "unstable") {
         eprintln!("error: --unstable needs acp-tools built with `--features unstable` (`cargo xtask check-messages --unstable` does that)");

@@ -735,23 +735,23 @@ impl Gen<'_, '_> {
                     }
                 };
                 let keep = if fb == Form::Nullable { quote!(#n::Absent) } else { none.clone() };
-                let clear = match (state, &fb) {
-                    (_, Form::Nullable) => quote!(#n::Null),
-                    (StateRepr::List, _) => quote!(::core::option::Option::Some(::std::vec::Vec::new())),
-                    (StateRepr::Reset(value), _) => {
+                // A clear: `[]` for a list, the reset value for a field that
+                // resets, otherwise a loss (v1 cannot express a clear; its
+                // `null` reads as "not given").
+                let clear = match state {
+                    StateRepr::List => wrap(quote!(::core::option::Option::Some(::std::vec::Vec::new()))),
+                    StateRepr::Reset(value) => {
                         let st = self.src_value_type(&a.ty)?;
                         let json = Literal::string(&value.to_string());
-                        let r = some(quote!(crate::convert::reset::<#st>(#json)));
-                        quote!(#r)
+                        wrap(some(quote!(crate::convert::reset::<#st>(#json))))
                     }
                     _ => {
-                        let wire = Literal::string(&a.name);
                         let detail = Literal::string(&format!(
                             "`{}: null` clears the value; {} cannot express a clear",
                             a.name,
                             self.dir.target()
                         ));
-                        quote!({ cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; #none })
+                        quote!({ cx.loss(crate::convert::LossKind::Dropped, #detail)?; #keep })
                     }
                 };
                 let set = wrap(some(quote!(v)));

@@ -72,6 +72,14 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Convert a trace between protocol versions (runs `acp-tools convert`):
+    /// `--from v1|v2 --to v2|v1 [--strict] [--losses-json FILE] TRACE.jsonl`.
+    #[command(disable_help_flag = true)]
+    Convert {
+        /// Arguments for `acp-tools convert`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Manage the vendored schema.
     Schema {
         #[command(subcommand)]
@@ -196,6 +204,7 @@ fn main() -> ExitCode {
         }
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),
+        Command::Convert { args } => forward(&root, "convert", &args),
         Command::Schema { command: SchemaCommand::Pull { version, from, schema_dir } } => {
             let source = from.map_or(Source::Npm, Source::Local);
             let dir = schema_dir.unwrap_or_else(|| root.join("schema"));

@@ -134,6 +134,8 @@ fn run<T>(strict: bool, base: &str, f: impl FnOnce(&mut Cx) -> Result<T, Fail>) 
 struct Pending1 {
     method: String,
     session: Option<String>,
+    /// The request produced no output: its response has none either.
+    failed: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -184,8 +186,9 @@ impl V1ToV2 {
                 let key = id_key(&id);
                 let method = request.method().to_owned();
                 let session = session_of_v1_request(&request);
-                let (out, losses) = self.request(id, request, form)?;
-                self.pending.insert(key, Pending1 { method, session });
+                let r = self.request(id, request, form);
+                self.pending.insert(key, Pending1 { method, session, failed: r.is_err() });
+                let (out, losses) = r?;
                 Ok(Adapted { messages: out, losses })
             }
             v1::rpc::Message::Notification { notification, form } => {
@@ -194,11 +197,17 @@ impl V1ToV2 {
             }
             v1::rpc::Message::Response { id, response, form } => {
                 let pending = self.pending.remove(&id_key(&id)).expect("decoded against a pending request");
+                if pending.failed {
+                    return Err(unanswered(&pending.method));
+                }
                 let (out, losses) = self.response(id, response, form, pending)?;
                 Ok(Adapted { messages: out, losses })
             }
             v1::rpc::Message::Error { id, error } => {
                 let pending = id.as_ref().and_then(|i| self.pending.remove(&id_key(i)));
+                if let Some(p) = pending.as_ref().filter(|p| p.failed) {
+                    return Err(unanswered(&p.method));
+                }
                 if let Some(p) = pending.filter(|p| p.method == "session/prompt") {
                     // The acknowledgement was sent: the turn ends with `error`.
                     let (e, losses) = run(strict, "/error", |cx| error.to_v2(cx))?;
@@ -589,6 +598,17 @@ fn config_options_with_modes(options: &[v2::SessionConfigOption], modes: Option<
     out
 }
 
+/// A response to a request that produced no output.
+fn unanswered(method: &str) -> AdaptError {
+    AdaptError::NotConverted(ConvertError {
+        losses: vec![Loss {
+            pointer: String::new(),
+            kind: LossKind::Unconvertible,
+            detail: format!("the response to a `{method}` request that was not converted"),
+        }],
+    })
+}
+
 fn unconvertible_method(method: &str, target: &str) -> AdaptError {
     AdaptError::NotConverted(ConvertError {
         losses: vec![Loss {
@@ -631,6 +651,8 @@ fn conv1<S: ToV1, T>(
 struct Pending2 {
     method: String,
     session: Option<String>,
+    /// The request produced no output: its response has none either.
+    failed: bool,
 }
 
 #[derive(Debug, Default)]
@@ -695,8 +717,9 @@ impl V2ToV1 {
                 {
                     self.session(s).prompt = Some((to_value(&id), None));
                 }
-                let (out, losses) = self.request(id, request, form)?;
-                self.pending.insert(key, Pending2 { method, session });
+                let r = self.request(id, request, form);
+                self.pending.insert(key, Pending2 { method, session, failed: r.is_err() });
+                let (out, losses) = r?;
                 Ok(Adapted { messages: out, losses })
             }
             v2::rpc::Message::Notification { notification, form } => {
@@ -705,12 +728,17 @@ impl V2ToV1 {
             }
             v2::rpc::Message::Response { id, response, form } => {
                 let pending = self.pending.remove(&id_key(&id)).expect("decoded against a pending request");
+                if pending.failed {
+                    return Err(unanswered(&pending.method));
+                }
                 let (out, losses) = self.response(id, response, form, pending)?;
                 Ok(Adapted { messages: out, losses })
             }
             v2::rpc::Message::Error { id, error } => {
-                if let Some(i) = &id {
-                    self.pending.remove(&id_key(i));
+                if let Some(p) = id.as_ref().and_then(|i| self.pending.remove(&id_key(i))) {
+                    if p.failed {
+                        return Err(unanswered(&p.method));
+                    }
                 }
                 let ((id, e), losses) = run(strict, "", |cx| {
                     let id = match id {

@@ -8811,7 +8811,16 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
+                            ::core::option::Option::Some(v) => {
+                                crate::runtime::Nullable::Value(v)
+                            }
+                            ::core::option::Option::None => {
+                                crate::runtime::Nullable::Absent
+                            }
+                        }
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -8830,7 +8839,13 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`error: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -8849,7 +8864,13 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`_meta: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13605,7 +13626,13 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`title: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13624,7 +13651,13 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`updatedAt: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13643,7 +13676,13 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`_meta: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13689,7 +13728,13 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`senderSessionId: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13710,7 +13755,13 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`recipientSessionId: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13731,7 +13782,13 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`senderMessageId: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13752,7 +13809,13 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`recipientMessageId: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13784,7 +13847,16 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
+                            ::core::option::Option::Some(v) => {
+                                crate::runtime::Nullable::Value(v)
+                            }
+                            ::core::option::Option::None => {
+                                crate::runtime::Nullable::Absent
+                            }
+                        }
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -13803,7 +13875,13 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`_meta: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14514,7 +14592,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`title: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14533,7 +14617,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`description: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14554,7 +14644,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`capabilities: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14575,7 +14671,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`state: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14599,7 +14701,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`cwd: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14636,7 +14744,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`additionalDirectories: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -14655,7 +14769,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`_meta: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15099,7 +15219,21 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        match ::core::option::Option::Some(
+                            (crate::convert::ToV1::to_v1(
+                                crate::convert::reset::<crate::v2::ToolKind>("\"other\""),
+                                cx,
+                            ))?,
+                        ) {
+                            ::core::option::Option::Some(v) => {
+                                crate::runtime::Nullable::Value(v)
+                            }
+                            ::core::option::Option::None => {
+                                crate::runtime::Nullable::Absent
+                            }
+                        }
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15120,7 +15254,23 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        match ::core::option::Option::Some(
+                            (crate::convert::ToV1::to_v1(
+                                crate::convert::reset::<
+                                    crate::v2::ToolCallStatus,
+                                >("\"pending\""),
+                                cx,
+                            ))?,
+                        ) {
+                            ::core::option::Option::Some(v) => {
+                                crate::runtime::Nullable::Value(v)
+                            }
+                            ::core::option::Option::None => {
+                                crate::runtime::Nullable::Absent
+                            }
+                        }
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15139,7 +15289,13 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`title: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15158,7 +15314,13 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`name: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15190,7 +15352,16 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
+                            ::core::option::Option::Some(v) => {
+                                crate::runtime::Nullable::Value(v)
+                            }
+                            ::core::option::Option::None => {
+                                crate::runtime::Nullable::Absent
+                            }
+                        }
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15222,7 +15393,16 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
+                            ::core::option::Option::Some(v) => {
+                                crate::runtime::Nullable::Value(v)
+                            }
+                            ::core::option::Option::None => {
+                                crate::runtime::Nullable::Absent
+                            }
+                        }
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15233,8 +15413,7 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 let v = match self.raw_input {
                     crate::Patch::Set(v) => ::core::option::Option::Some(v),
                     crate::Patch::Clear => {
-                        cx.loss_at(
-                            "rawInput",
+                        cx.loss(
                             crate::convert::LossKind::Dropped,
                             "`rawInput: null` clears the value; v1 cannot express a clear",
                         )?;
@@ -15250,8 +15429,7 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 let v = match self.raw_output {
                     crate::Patch::Set(v) => ::core::option::Option::Some(v),
                     crate::Patch::Clear => {
-                        cx.loss_at(
-                            "rawOutput",
+                        cx.loss(
                             crate::convert::LossKind::Dropped,
                             "`rawOutput: null` clears the value; v1 cannot express a clear",
                         )?;
@@ -15275,7 +15453,13 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`_meta: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15478,7 +15662,13 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`cost: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();
@@ -15497,7 +15687,13 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                             }
                         }
                     }
-                    crate::Patch::Clear => crate::runtime::Nullable::Null,
+                    crate::Patch::Clear => {
+                        cx.loss(
+                            crate::convert::LossKind::Dropped,
+                            "`_meta: null` clears the value; v1 cannot express a clear",
+                        )?;
+                        crate::runtime::Nullable::Absent
+                    }
                     _ => crate::runtime::Nullable::Absent,
                 };
                 cx.leave();

@@ -469,3 +469,9 @@ pub(crate) fn min_items<T>(cx: &mut Cx, v: Vec<T>, min: usize) -> Result<Vec<T>,
 pub(crate) fn arc(s: String) -> std::sync::Arc<str> {
     std::sync::Arc::from(s)
 }
+
+/// The value a patch field resets to on `null` (from the reviewed upsert
+/// configuration, as JSON text), as a value of the source version.
+pub(crate) fn reset<T: serde::de::DeserializeOwned>(json: &str) -> T {
+    serde_json::from_str(json).expect("the reset value of an upsert rule decodes as its field's type")
+}
