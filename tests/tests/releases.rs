@@ -93,6 +93,17 @@ fn manifest(path: &Path, replacements: &[(&str, String)]) {
     std::fs::write(path, text).unwrap();
 }
 
+/// `acp-tools`' `convert` module in a release's workspace: the same interface,
+/// reporting that conversions exist for the vendored schema only.
+const RELEASE_CONVERT_STUB: &str = r#"//! Conversions are generated for the vendored schema only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction { V1ToV2, V2ToV1 }
+pub fn run(_: &std::path::Path, _: Direction, _: bool, _: Option<&std::path::Path>) -> u8 {
+    eprintln!("error: v1/v2 conversions are built for the vendored schema only");
+    2
+}
+"#;
+
 #[test]
 fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
     let root = root();
@@ -118,6 +129,15 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, text).unwrap();
         }
+        // The v1 <-> v2 conversions are written for the vendored schema (their
+        // hand-written rules name its types): a release's crate has none, and
+        // its `acp-tools convert` says so.
+        std::fs::remove_dir_all(base.join("bindings/src/convert")).unwrap();
+        manifest(
+            &base.join("bindings/src/lib.rs"),
+            &[("#[cfg(feature = \"convert\")]\npub mod convert;\n", String::new())],
+        );
+        std::fs::write(base.join("tools/src/convert.rs"), RELEASE_CONVERT_STUB).unwrap();
         let macros = root.join("macros").display().to_string();
         manifest(
             &base.join("bindings/Cargo.toml"),
@@ -131,7 +151,7 @@ fn every_vendored_release_compiles_with_runtime_reducer_and_replay() {
             &[
                 ("name = \"acp-tools\"", format!("name = \"acp-tools-{tag}\"")),
                 (
-                    "acp-bindings = { path = \"../generated\" }",
+                    "acp-bindings = { path = \"../generated\", features = [\"convert\"] }",
                     format!("acp-bindings = {{ package = \"acp-bindings-{tag}\", path = \"../bindings\" }}"),
                 ),
             ],

@@ -1083,3 +1083,1405 @@ pub mod v2 {
         )
     }
 }
+/// Converts a payload between the versions by definition name, for the tests and tools.
+pub mod convert {
+    use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
+    use ::acp_bindings::runtime::rpc::DispatchError;
+    /// Why a by-name conversion produced nothing.
+    #[derive(Debug)]
+    pub enum Failed {
+        /// The payload does not decode as the named definition.
+        Rejected(DispatchError),
+        /// The payload has no target form (or a loss in strict mode).
+        NotConverted(ConvertError),
+    }
+    fn go2<T: ::serde::de::DeserializeOwned + ToV2>(
+        json: &str,
+        strict: bool,
+    ) -> ::core::result::Result<Converted<::serde_json::Value>, Failed>
+    where
+        T::V2: ::serde::Serialize,
+    {
+        let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
+        let c = if strict {
+            ::acp_bindings::convert::to_v2_strict(v)
+                .map(|value| Converted {
+                    value,
+                    losses: ::std::vec::Vec::new(),
+                })
+        } else {
+            ::acp_bindings::convert::to_v2(v)
+        };
+        let c = c.map_err(Failed::NotConverted)?;
+        ::core::result::Result::Ok(Converted {
+            value: ::serde_json::to_value(&c.value).expect("encodes"),
+            losses: c.losses,
+        })
+    }
+    fn go1<T: ::serde::de::DeserializeOwned + ToV1>(
+        json: &str,
+        strict: bool,
+    ) -> ::core::result::Result<Converted<::serde_json::Value>, Failed>
+    where
+        T::V1: ::serde::Serialize,
+    {
+        let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
+        let c = if strict {
+            ::acp_bindings::convert::to_v1_strict(v)
+                .map(|value| Converted {
+                    value,
+                    losses: ::std::vec::Vec::new(),
+                })
+        } else {
+            ::acp_bindings::convert::to_v1(v)
+        };
+        let c = c.map_err(Failed::NotConverted)?;
+        ::core::result::Result::Ok(Converted {
+            value: ::serde_json::to_value(&c.value).expect("encodes"),
+            losses: c.losses,
+        })
+    }
+    /// Decodes `json` as the v1 definition `name` and converts it to v2
+    /// (`None`: no such paired definition in this build).
+    pub fn to_v2(
+        name: &str,
+        json: &str,
+        strict: bool,
+    ) -> ::core::option::Option<
+        ::core::result::Result<Converted<::serde_json::Value>, Failed>,
+    > {
+        ::core::option::Option::Some(
+            match name {
+                "AgentAuthCapabilities" => {
+                    go2::<::acp_bindings::v1::AgentAuthCapabilities>(json, strict)
+                }
+                "AgentRequestParams" => {
+                    go2::<::acp_bindings::v1::AgentRequestParams>(json, strict)
+                }
+                "Annotations" => go2::<::acp_bindings::v1::Annotations>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionRequest" => {
+                    go2::<::acp_bindings::v1::ArchiveSessionRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionResponse" => {
+                    go2::<::acp_bindings::v1::ArchiveSessionResponse>(json, strict)
+                }
+                "AudioContent" => go2::<::acp_bindings::v1::AudioContent>(json, strict),
+                #[cfg(feature = "unstable")]
+                "AuthAccount" => go2::<::acp_bindings::v1::AuthAccount>(json, strict),
+                "AuthMethodAgent" => {
+                    go2::<::acp_bindings::v1::AuthMethodAgent>(json, strict)
+                }
+                "AuthMethodId" => go2::<::acp_bindings::v1::AuthMethodId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "AuthState" => go2::<::acp_bindings::v1::AuthState>(json, strict),
+                #[cfg(feature = "unstable")]
+                "AuthStatusCapabilities" => {
+                    go2::<::acp_bindings::v1::AuthStatusCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusRequest" => {
+                    go2::<::acp_bindings::v1::AuthStatusRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusResponse" => {
+                    go2::<::acp_bindings::v1::AuthStatusResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusUpdateNotification" => {
+                    go2::<::acp_bindings::v1::AuthStatusUpdateNotification>(json, strict)
+                }
+                "AuthenticateRequest" => {
+                    go2::<::acp_bindings::v1::AuthenticateRequest>(json, strict)
+                }
+                "AuthenticateResponse" => {
+                    go2::<::acp_bindings::v1::AuthenticateResponse>(json, strict)
+                }
+                "AvailableCommandsUpdate" => {
+                    go2::<::acp_bindings::v1::AvailableCommandsUpdate>(json, strict)
+                }
+                "BlobResourceContents" => {
+                    go2::<::acp_bindings::v1::BlobResourceContents>(json, strict)
+                }
+                "BooleanPropertySchema" => {
+                    go2::<::acp_bindings::v1::BooleanPropertySchema>(json, strict)
+                }
+                "CancelNotification" => {
+                    go2::<::acp_bindings::v1::CancelNotification>(json, strict)
+                }
+                "CancelRequestNotification" => {
+                    go2::<::acp_bindings::v1::CancelRequestNotification>(json, strict)
+                }
+                "ClientResponseResult" => {
+                    go2::<::acp_bindings::v1::ClientResponseResult>(json, strict)
+                }
+                "ClientResponseResultResult" => {
+                    go2::<::acp_bindings::v1::ClientResponseResultResult>(json, strict)
+                }
+                "CloseSessionRequest" => {
+                    go2::<::acp_bindings::v1::CloseSessionRequest>(json, strict)
+                }
+                "CloseSessionResponse" => {
+                    go2::<::acp_bindings::v1::CloseSessionResponse>(json, strict)
+                }
+                "CompactionId" => go2::<::acp_bindings::v1::CompactionId>(json, strict),
+                "CompactionStatus" => {
+                    go2::<::acp_bindings::v1::CompactionStatus>(json, strict)
+                }
+                "CompactionSummaryChunk" => {
+                    go2::<::acp_bindings::v1::CompactionSummaryChunk>(json, strict)
+                }
+                "CompactionUpdate" => {
+                    go2::<::acp_bindings::v1::CompactionUpdate>(json, strict)
+                }
+                "CompleteElicitationNotification" => {
+                    go2::<
+                        ::acp_bindings::v1::CompleteElicitationNotification,
+                    >(json, strict)
+                }
+                "ConfigOptionUpdate" => {
+                    go2::<::acp_bindings::v1::ConfigOptionUpdate>(json, strict)
+                }
+                "Content" => go2::<::acp_bindings::v1::Content>(json, strict),
+                "ContentBlock" => go2::<::acp_bindings::v1::ContentBlock>(json, strict),
+                "Cost" => go2::<::acp_bindings::v1::Cost>(json, strict),
+                "CreateElicitationRequest" => {
+                    go2::<::acp_bindings::v1::CreateElicitationRequest>(json, strict)
+                }
+                "CreateElicitationRequestMode" => {
+                    go2::<::acp_bindings::v1::CreateElicitationRequestMode>(json, strict)
+                }
+                "CreateElicitationResponse" => {
+                    go2::<::acp_bindings::v1::CreateElicitationResponse>(json, strict)
+                }
+                "CreateElicitationResponseAction" => {
+                    go2::<
+                        ::acp_bindings::v1::CreateElicitationResponseAction,
+                    >(json, strict)
+                }
+                "DeleteSessionRequest" => {
+                    go2::<::acp_bindings::v1::DeleteSessionRequest>(json, strict)
+                }
+                "DeleteSessionResponse" => {
+                    go2::<::acp_bindings::v1::DeleteSessionResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "DisableProviderRequest" => {
+                    go2::<::acp_bindings::v1::DisableProviderRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "DisableProviderResponse" => {
+                    go2::<::acp_bindings::v1::DisableProviderResponse>(json, strict)
+                }
+                "ElicitationAcceptAction" => {
+                    go2::<::acp_bindings::v1::ElicitationAcceptAction>(json, strict)
+                }
+                "ElicitationCapabilities" => {
+                    go2::<::acp_bindings::v1::ElicitationCapabilities>(json, strict)
+                }
+                "ElicitationContentValue" => {
+                    go2::<::acp_bindings::v1::ElicitationContentValue>(json, strict)
+                }
+                "ElicitationFormCapabilities" => {
+                    go2::<::acp_bindings::v1::ElicitationFormCapabilities>(json, strict)
+                }
+                "ElicitationFormMode" => {
+                    go2::<::acp_bindings::v1::ElicitationFormMode>(json, strict)
+                }
+                "ElicitationFormModeScope" => {
+                    go2::<::acp_bindings::v1::ElicitationFormModeScope>(json, strict)
+                }
+                "ElicitationId" => go2::<::acp_bindings::v1::ElicitationId>(json, strict),
+                "ElicitationPropertySchema" => {
+                    go2::<::acp_bindings::v1::ElicitationPropertySchema>(json, strict)
+                }
+                "ElicitationRequestScope" => {
+                    go2::<::acp_bindings::v1::ElicitationRequestScope>(json, strict)
+                }
+                "ElicitationSchemaType" => {
+                    go2::<::acp_bindings::v1::ElicitationSchemaType>(json, strict)
+                }
+                "ElicitationSessionScope" => {
+                    go2::<::acp_bindings::v1::ElicitationSessionScope>(json, strict)
+                }
+                "ElicitationUrlCapabilities" => {
+                    go2::<::acp_bindings::v1::ElicitationUrlCapabilities>(json, strict)
+                }
+                "ElicitationUrlMode" => {
+                    go2::<::acp_bindings::v1::ElicitationUrlMode>(json, strict)
+                }
+                "ElicitationUrlModeScope" => {
+                    go2::<::acp_bindings::v1::ElicitationUrlModeScope>(json, strict)
+                }
+                "EmbeddedResource" => {
+                    go2::<::acp_bindings::v1::EmbeddedResource>(json, strict)
+                }
+                "EmbeddedResourceResource" => {
+                    go2::<::acp_bindings::v1::EmbeddedResourceResource>(json, strict)
+                }
+                "EnumOption" => go2::<::acp_bindings::v1::EnumOption>(json, strict),
+                "EnvVariable" => go2::<::acp_bindings::v1::EnvVariable>(json, strict),
+                "ErrorCode" => go2::<::acp_bindings::v1::ErrorCode>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ErrorStopReason" => {
+                    go2::<::acp_bindings::v1::ErrorStopReason>(json, strict)
+                }
+                "ExtNotification" => {
+                    go2::<::acp_bindings::v1::ExtNotification>(json, strict)
+                }
+                "ExtRequest" => go2::<::acp_bindings::v1::ExtRequest>(json, strict),
+                "ExtResponse" => go2::<::acp_bindings::v1::ExtResponse>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ForkSessionRequest" => {
+                    go2::<::acp_bindings::v1::ForkSessionRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ForkSessionResponse" => {
+                    go2::<::acp_bindings::v1::ForkSessionResponse>(json, strict)
+                }
+                "HttpHeader" => go2::<::acp_bindings::v1::HttpHeader>(json, strict),
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdate" => {
+                    go2::<::acp_bindings::v1::IdleStateUpdate>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdateStopReason" => {
+                    go2::<::acp_bindings::v1::IdleStateUpdateStopReason>(json, strict)
+                }
+                "ImageContent" => go2::<::acp_bindings::v1::ImageContent>(json, strict),
+                "Implementation" => {
+                    go2::<::acp_bindings::v1::Implementation>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "InitializeProxyRequest" => {
+                    go2::<::acp_bindings::v1::InitializeProxyRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "InitializeProxyResponse" => {
+                    go2::<::acp_bindings::v1::InitializeProxyResponse>(json, strict)
+                }
+                "IntegerPropertySchema" => {
+                    go2::<::acp_bindings::v1::IntegerPropertySchema>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersRequest" => {
+                    go2::<::acp_bindings::v1::ListProvidersRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersResponse" => {
+                    go2::<::acp_bindings::v1::ListProvidersResponse>(json, strict)
+                }
+                "ListSessionsRequest" => {
+                    go2::<::acp_bindings::v1::ListSessionsRequest>(json, strict)
+                }
+                "ListSessionsResponse" => {
+                    go2::<::acp_bindings::v1::ListSessionsResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "LlmProtocol" => go2::<::acp_bindings::v1::LlmProtocol>(json, strict),
+                "LogoutRequest" => go2::<::acp_bindings::v1::LogoutRequest>(json, strict),
+                "LogoutResponse" => {
+                    go2::<::acp_bindings::v1::LogoutResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "McpError" => go2::<::acp_bindings::v1::McpError>(json, strict),
+                #[cfg(feature = "unstable")]
+                "McpRequestId" => go2::<::acp_bindings::v1::McpRequestId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "McpServerAcp" => go2::<::acp_bindings::v1::McpServerAcp>(json, strict),
+                #[cfg(feature = "unstable")]
+                "McpServerAcpId" => {
+                    go2::<::acp_bindings::v1::McpServerAcpId>(json, strict)
+                }
+                "McpServerHttp" => go2::<::acp_bindings::v1::McpServerHttp>(json, strict),
+                "McpServerStdio" => {
+                    go2::<::acp_bindings::v1::McpServerStdio>(json, strict)
+                }
+                "MessageId" => go2::<::acp_bindings::v1::MessageId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "MessageMcpNotification" => {
+                    go2::<::acp_bindings::v1::MessageMcpNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpRequest" => {
+                    go2::<::acp_bindings::v1::MessageMcpRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponse" => {
+                    go2::<::acp_bindings::v1::MessageMcpResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponseError" => {
+                    go2::<::acp_bindings::v1::MessageMcpResponseError>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponseResult" => {
+                    go2::<::acp_bindings::v1::MessageMcpResponseResult>(json, strict)
+                }
+                "MultiSelectItems" => {
+                    go2::<::acp_bindings::v1::MultiSelectItems>(json, strict)
+                }
+                "MultiSelectPropertySchema" => {
+                    go2::<::acp_bindings::v1::MultiSelectPropertySchema>(json, strict)
+                }
+                "NewSessionRequest" => {
+                    go2::<::acp_bindings::v1::NewSessionRequest>(json, strict)
+                }
+                "NewSessionResponse" => {
+                    go2::<::acp_bindings::v1::NewSessionResponse>(json, strict)
+                }
+                "Notice" => go2::<::acp_bindings::v1::Notice>(json, strict),
+                "NoticeSeverity" => {
+                    go2::<::acp_bindings::v1::NoticeSeverity>(json, strict)
+                }
+                "NumberPropertySchema" => {
+                    go2::<::acp_bindings::v1::NumberPropertySchema>(json, strict)
+                }
+                "PermissionOption" => {
+                    go2::<::acp_bindings::v1::PermissionOption>(json, strict)
+                }
+                "PermissionOptionId" => {
+                    go2::<::acp_bindings::v1::PermissionOptionId>(json, strict)
+                }
+                "PermissionOptionKind" => {
+                    go2::<::acp_bindings::v1::PermissionOptionKind>(json, strict)
+                }
+                "PlanEntry" => go2::<::acp_bindings::v1::PlanEntry>(json, strict),
+                "PlanEntryPriority" => {
+                    go2::<::acp_bindings::v1::PlanEntryPriority>(json, strict)
+                }
+                "PlanEntryStatus" => {
+                    go2::<::acp_bindings::v1::PlanEntryStatus>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "PlanFile" => go2::<::acp_bindings::v1::PlanFile>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanId" => go2::<::acp_bindings::v1::PlanId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanItems" => go2::<::acp_bindings::v1::PlanItems>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanMarkdown" => go2::<::acp_bindings::v1::PlanMarkdown>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanRemoved" => go2::<::acp_bindings::v1::PlanRemoved>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanUpdate" => go2::<::acp_bindings::v1::PlanUpdate>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanUpdateContent" => {
+                    go2::<::acp_bindings::v1::PlanUpdateContent>(json, strict)
+                }
+                "PromptRequest" => go2::<::acp_bindings::v1::PromptRequest>(json, strict),
+                "ProtocolVersion" => {
+                    go2::<::acp_bindings::v1::ProtocolVersion>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProviderCurrentConfig" => {
+                    go2::<::acp_bindings::v1::ProviderCurrentConfig>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProviderId" => go2::<::acp_bindings::v1::ProviderId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProviderInfo" => go2::<::acp_bindings::v1::ProviderInfo>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProvidersCapabilities" => {
+                    go2::<::acp_bindings::v1::ProvidersCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyNotification" => {
+                    go2::<::acp_bindings::v1::ProxyNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyRequest" => go2::<::acp_bindings::v1::ProxyRequest>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProxyRequestParams" => {
+                    go2::<::acp_bindings::v1::ProxyRequestParams>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyResponse" => go2::<::acp_bindings::v1::ProxyResponse>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProxyResponseResult" => {
+                    go2::<::acp_bindings::v1::ProxyResponseResult>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyResponseResultResult" => {
+                    go2::<::acp_bindings::v1::ProxyResponseResultResult>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorNotification" => {
+                    go2::<::acp_bindings::v1::ProxySuccessorNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorRequest" => {
+                    go2::<::acp_bindings::v1::ProxySuccessorRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorResponse" => {
+                    go2::<::acp_bindings::v1::ProxySuccessorResponse>(json, strict)
+                }
+                "RequestId" => go2::<::acp_bindings::v1::RequestId>(json, strict),
+                "RequestPermissionResponse" => {
+                    go2::<::acp_bindings::v1::RequestPermissionResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "RequiresActionStateUpdate" => {
+                    go2::<::acp_bindings::v1::RequiresActionStateUpdate>(json, strict)
+                }
+                "ResourceLink" => go2::<::acp_bindings::v1::ResourceLink>(json, strict),
+                "ResumeSessionRequest" => {
+                    go2::<::acp_bindings::v1::ResumeSessionRequest>(json, strict)
+                }
+                "ResumeSessionResponse" => {
+                    go2::<::acp_bindings::v1::ResumeSessionResponse>(json, strict)
+                }
+                "Role" => go2::<::acp_bindings::v1::Role>(json, strict),
+                #[cfg(feature = "unstable")]
+                "RunningStateUpdate" => {
+                    go2::<::acp_bindings::v1::RunningStateUpdate>(json, strict)
+                }
+                "SelectedPermissionOutcome" => {
+                    go2::<::acp_bindings::v1::SelectedPermissionOutcome>(json, strict)
+                }
+                "SessionAdditionalDirectoriesCapabilities" => {
+                    go2::<
+                        ::acp_bindings::v1::SessionAdditionalDirectoriesCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionArchiveCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveFilter" => {
+                    go2::<::acp_bindings::v1::SessionArchiveFilter>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionCancelCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionCancelCapabilities>(json, strict)
+                }
+                "SessionConfigBoolean" => {
+                    go2::<::acp_bindings::v1::SessionConfigBoolean>(json, strict)
+                }
+                "SessionConfigGroupId" => {
+                    go2::<::acp_bindings::v1::SessionConfigGroupId>(json, strict)
+                }
+                "SessionConfigId" => {
+                    go2::<::acp_bindings::v1::SessionConfigId>(json, strict)
+                }
+                "SessionConfigOption" => {
+                    go2::<::acp_bindings::v1::SessionConfigOption>(json, strict)
+                }
+                "SessionConfigOptionCategory" => {
+                    go2::<::acp_bindings::v1::SessionConfigOptionCategory>(json, strict)
+                }
+                "SessionConfigOptionType" => {
+                    go2::<::acp_bindings::v1::SessionConfigOptionType>(json, strict)
+                }
+                "SessionConfigSelect" => {
+                    go2::<::acp_bindings::v1::SessionConfigSelect>(json, strict)
+                }
+                "SessionConfigSelectGroup" => {
+                    go2::<::acp_bindings::v1::SessionConfigSelectGroup>(json, strict)
+                }
+                "SessionConfigSelectOption" => {
+                    go2::<::acp_bindings::v1::SessionConfigSelectOption>(json, strict)
+                }
+                "SessionConfigSelectOptions" => {
+                    go2::<::acp_bindings::v1::SessionConfigSelectOptions>(json, strict)
+                }
+                "SessionConfigValueId" => {
+                    go2::<::acp_bindings::v1::SessionConfigValueId>(json, strict)
+                }
+                "SessionDeleteCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionDeleteCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionForkCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionForkCapabilities>(json, strict)
+                }
+                "SessionId" => go2::<::acp_bindings::v1::SessionId>(json, strict),
+                "SessionInfo" => go2::<::acp_bindings::v1::SessionInfo>(json, strict),
+                "SessionInfoUpdate" => {
+                    go2::<::acp_bindings::v1::SessionInfoUpdate>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionMessage" => {
+                    go2::<::acp_bindings::v1::SessionMessage>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionMessageChunk" => {
+                    go2::<::acp_bindings::v1::SessionMessageChunk>(json, strict)
+                }
+                "SessionNotification" => {
+                    go2::<::acp_bindings::v1::SessionNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatus" => go2::<::acp_bindings::v1::SessionStatus>(json, strict),
+                #[cfg(feature = "unstable")]
+                "SessionStatusCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionStatusCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusRequest" => {
+                    go2::<::acp_bindings::v1::SessionStatusRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusResponse" => {
+                    go2::<::acp_bindings::v1::SessionStatusResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptCapabilities" => {
+                    go2::<
+                        ::acp_bindings::v1::SessionSystemPromptCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptModeCapabilities" => {
+                    go2::<
+                        ::acp_bindings::v1::SessionSystemPromptModeCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptOverrideCapabilities" => {
+                    go2::<
+                        ::acp_bindings::v1::SessionSystemPromptOverrideCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionTitleCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionTitleCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderRequest" => {
+                    go2::<::acp_bindings::v1::SetProviderRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderResponse" => {
+                    go2::<::acp_bindings::v1::SetProviderResponse>(json, strict)
+                }
+                "SetSessionConfigOptionRequestTypeBoolean" => {
+                    go2::<
+                        ::acp_bindings::v1::SetSessionConfigOptionRequestTypeBoolean,
+                    >(json, strict)
+                }
+                "SetSessionConfigOptionResponse" => {
+                    go2::<
+                        ::acp_bindings::v1::SetSessionConfigOptionResponse,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleRequest" => {
+                    go2::<::acp_bindings::v1::SetSessionTitleRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleResponse" => {
+                    go2::<::acp_bindings::v1::SetSessionTitleResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "StateUpdate" => go2::<::acp_bindings::v1::StateUpdate>(json, strict),
+                "StringFormat" => go2::<::acp_bindings::v1::StringFormat>(json, strict),
+                "StringMultiSelectItems" => {
+                    go2::<::acp_bindings::v1::StringMultiSelectItems>(json, strict)
+                }
+                "StringPropertySchema" => {
+                    go2::<::acp_bindings::v1::StringPropertySchema>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentSessionCapabilities" => {
+                    go2::<::acp_bindings::v1::SubagentSessionCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentUpdate" => {
+                    go2::<::acp_bindings::v1::SubagentUpdate>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SystemPrompt" => go2::<::acp_bindings::v1::SystemPrompt>(json, strict),
+                #[cfg(feature = "unstable")]
+                "SystemPromptMode" => {
+                    go2::<::acp_bindings::v1::SystemPromptMode>(json, strict)
+                }
+                "TerminalExitStatus" => {
+                    go2::<::acp_bindings::v1::TerminalExitStatus>(json, strict)
+                }
+                "TerminalId" => go2::<::acp_bindings::v1::TerminalId>(json, strict),
+                "TextContent" => go2::<::acp_bindings::v1::TextContent>(json, strict),
+                "TextResourceContents" => {
+                    go2::<::acp_bindings::v1::TextResourceContents>(json, strict)
+                }
+                "TitledMultiSelectItems" => {
+                    go2::<::acp_bindings::v1::TitledMultiSelectItems>(json, strict)
+                }
+                "ToolCallContent" => {
+                    go2::<::acp_bindings::v1::ToolCallContent>(json, strict)
+                }
+                "ToolCallId" => go2::<::acp_bindings::v1::ToolCallId>(json, strict),
+                "ToolCallLocation" => {
+                    go2::<::acp_bindings::v1::ToolCallLocation>(json, strict)
+                }
+                "ToolCallStatus" => {
+                    go2::<::acp_bindings::v1::ToolCallStatus>(json, strict)
+                }
+                "ToolCallUpdate" => {
+                    go2::<::acp_bindings::v1::ToolCallUpdate>(json, strict)
+                }
+                "ToolKind" => go2::<::acp_bindings::v1::ToolKind>(json, strict),
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionRequest" => {
+                    go2::<::acp_bindings::v1::UnarchiveSessionRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionResponse" => {
+                    go2::<::acp_bindings::v1::UnarchiveSessionResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "UnknownStateUpdate" => {
+                    go2::<::acp_bindings::v1::UnknownStateUpdate>(json, strict)
+                }
+                "UnstructuredCommandInput" => {
+                    go2::<::acp_bindings::v1::UnstructuredCommandInput>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "Usage" => go2::<::acp_bindings::v1::Usage>(json, strict),
+                "UsageUpdate" => go2::<::acp_bindings::v1::UsageUpdate>(json, strict),
+                "AgentCapabilities" => {
+                    go2::<::acp_bindings::v1::AgentCapabilities>(json, strict)
+                }
+                "AgentNotification" => {
+                    go2::<::acp_bindings::v1::AgentNotification>(json, strict)
+                }
+                "AgentRequest" => go2::<::acp_bindings::v1::AgentRequest>(json, strict),
+                "AgentResponse" => go2::<::acp_bindings::v1::AgentResponse>(json, strict),
+                "AuthMethod" => go2::<::acp_bindings::v1::AuthMethod>(json, strict),
+                "AuthMethodTerminal" => {
+                    go2::<::acp_bindings::v1::AuthMethodTerminal>(json, strict)
+                }
+                "AvailableCommand" => {
+                    go2::<::acp_bindings::v1::AvailableCommand>(json, strict)
+                }
+                "AvailableCommandInput" => {
+                    go2::<::acp_bindings::v1::AvailableCommandInput>(json, strict)
+                }
+                "ClientCapabilities" => {
+                    go2::<::acp_bindings::v1::ClientCapabilities>(json, strict)
+                }
+                "ClientNotification" => {
+                    go2::<::acp_bindings::v1::ClientNotification>(json, strict)
+                }
+                "ClientRequest" => go2::<::acp_bindings::v1::ClientRequest>(json, strict),
+                "ClientResponse" => {
+                    go2::<::acp_bindings::v1::ClientResponse>(json, strict)
+                }
+                "ContentChunk" => go2::<::acp_bindings::v1::ContentChunk>(json, strict),
+                "Diff" => go2::<::acp_bindings::v1::Diff>(json, strict),
+                "ElicitationSchema" => {
+                    go2::<::acp_bindings::v1::ElicitationSchema>(json, strict)
+                }
+                "Error" => go2::<::acp_bindings::v1::Error>(json, strict),
+                "InitializeRequest" => {
+                    go2::<::acp_bindings::v1::InitializeRequest>(json, strict)
+                }
+                "InitializeResponse" => {
+                    go2::<::acp_bindings::v1::InitializeResponse>(json, strict)
+                }
+                "McpCapabilities" => {
+                    go2::<::acp_bindings::v1::McpCapabilities>(json, strict)
+                }
+                "McpServer" => go2::<::acp_bindings::v1::McpServer>(json, strict),
+                "PromptCapabilities" => {
+                    go2::<::acp_bindings::v1::PromptCapabilities>(json, strict)
+                }
+                "PromptResponse" => {
+                    go2::<::acp_bindings::v1::PromptResponse>(json, strict)
+                }
+                "RequestPermissionOutcome" => {
+                    go2::<::acp_bindings::v1::RequestPermissionOutcome>(json, strict)
+                }
+                "RequestPermissionRequest" => {
+                    go2::<::acp_bindings::v1::RequestPermissionRequest>(json, strict)
+                }
+                "SessionCapabilities" => {
+                    go2::<::acp_bindings::v1::SessionCapabilities>(json, strict)
+                }
+                "SessionUpdate" => go2::<::acp_bindings::v1::SessionUpdate>(json, strict),
+                "SetSessionConfigOptionRequest" => {
+                    go2::<
+                        ::acp_bindings::v1::SetSessionConfigOptionRequest,
+                    >(json, strict)
+                }
+                "Terminal" => go2::<::acp_bindings::v1::Terminal>(json, strict),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+    /// Decodes `json` as the v2 definition `name` and converts it to v1.
+    pub fn to_v1(
+        name: &str,
+        json: &str,
+        strict: bool,
+    ) -> ::core::option::Option<
+        ::core::result::Result<Converted<::serde_json::Value>, Failed>,
+    > {
+        ::core::option::Option::Some(
+            match name {
+                "AgentAuthCapabilities" => {
+                    go1::<::acp_bindings::v2::AgentAuthCapabilities>(json, strict)
+                }
+                "AgentRequestParams" => {
+                    go1::<::acp_bindings::v2::AgentRequestParams>(json, strict)
+                }
+                "Annotations" => go1::<::acp_bindings::v2::Annotations>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionRequest" => {
+                    go1::<::acp_bindings::v2::ArchiveSessionRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionResponse" => {
+                    go1::<::acp_bindings::v2::ArchiveSessionResponse>(json, strict)
+                }
+                "AudioContent" => go1::<::acp_bindings::v2::AudioContent>(json, strict),
+                #[cfg(feature = "unstable")]
+                "AuthAccount" => go1::<::acp_bindings::v2::AuthAccount>(json, strict),
+                "AuthMethodAgent" => {
+                    go1::<::acp_bindings::v2::AuthMethodAgent>(json, strict)
+                }
+                "AuthMethodId" => go1::<::acp_bindings::v2::AuthMethodId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "AuthState" => go1::<::acp_bindings::v2::AuthState>(json, strict),
+                #[cfg(feature = "unstable")]
+                "AuthStatusCapabilities" => {
+                    go1::<::acp_bindings::v2::AuthStatusCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusRequest" => {
+                    go1::<::acp_bindings::v2::AuthStatusRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusResponse" => {
+                    go1::<::acp_bindings::v2::AuthStatusResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusUpdateNotification" => {
+                    go1::<::acp_bindings::v2::AuthStatusUpdateNotification>(json, strict)
+                }
+                "LoginAuthRequest" => {
+                    go1::<::acp_bindings::v2::LoginAuthRequest>(json, strict)
+                }
+                "LoginAuthResponse" => {
+                    go1::<::acp_bindings::v2::LoginAuthResponse>(json, strict)
+                }
+                "AvailableCommandsUpdate" => {
+                    go1::<::acp_bindings::v2::AvailableCommandsUpdate>(json, strict)
+                }
+                "BlobResourceContents" => {
+                    go1::<::acp_bindings::v2::BlobResourceContents>(json, strict)
+                }
+                "BooleanPropertySchema" => {
+                    go1::<::acp_bindings::v2::BooleanPropertySchema>(json, strict)
+                }
+                "CancelSessionNotification" => {
+                    go1::<::acp_bindings::v2::CancelSessionNotification>(json, strict)
+                }
+                "CancelRequestNotification" => {
+                    go1::<::acp_bindings::v2::CancelRequestNotification>(json, strict)
+                }
+                "ClientResponseResult" => {
+                    go1::<::acp_bindings::v2::ClientResponseResult>(json, strict)
+                }
+                "ClientResponseResultResult" => {
+                    go1::<::acp_bindings::v2::ClientResponseResultResult>(json, strict)
+                }
+                "CloseSessionRequest" => {
+                    go1::<::acp_bindings::v2::CloseSessionRequest>(json, strict)
+                }
+                "CloseSessionResponse" => {
+                    go1::<::acp_bindings::v2::CloseSessionResponse>(json, strict)
+                }
+                "CompactionId" => go1::<::acp_bindings::v2::CompactionId>(json, strict),
+                "CompactionStatus" => {
+                    go1::<::acp_bindings::v2::CompactionStatus>(json, strict)
+                }
+                "CompactionSummaryChunk" => {
+                    go1::<::acp_bindings::v2::CompactionSummaryChunk>(json, strict)
+                }
+                "CompactionUpdate" => {
+                    go1::<::acp_bindings::v2::CompactionUpdate>(json, strict)
+                }
+                "CompleteElicitationNotification" => {
+                    go1::<
+                        ::acp_bindings::v2::CompleteElicitationNotification,
+                    >(json, strict)
+                }
+                "ConfigOptionUpdate" => {
+                    go1::<::acp_bindings::v2::ConfigOptionUpdate>(json, strict)
+                }
+                "Content" => go1::<::acp_bindings::v2::Content>(json, strict),
+                "ContentBlock" => go1::<::acp_bindings::v2::ContentBlock>(json, strict),
+                "Cost" => go1::<::acp_bindings::v2::Cost>(json, strict),
+                "CreateElicitationRequest" => {
+                    go1::<::acp_bindings::v2::CreateElicitationRequest>(json, strict)
+                }
+                "CreateElicitationRequestMode" => {
+                    go1::<::acp_bindings::v2::CreateElicitationRequestMode>(json, strict)
+                }
+                "CreateElicitationResponse" => {
+                    go1::<::acp_bindings::v2::CreateElicitationResponse>(json, strict)
+                }
+                "CreateElicitationResponseAction" => {
+                    go1::<
+                        ::acp_bindings::v2::CreateElicitationResponseAction,
+                    >(json, strict)
+                }
+                "DeleteSessionRequest" => {
+                    go1::<::acp_bindings::v2::DeleteSessionRequest>(json, strict)
+                }
+                "DeleteSessionResponse" => {
+                    go1::<::acp_bindings::v2::DeleteSessionResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "DisableProviderRequest" => {
+                    go1::<::acp_bindings::v2::DisableProviderRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "DisableProviderResponse" => {
+                    go1::<::acp_bindings::v2::DisableProviderResponse>(json, strict)
+                }
+                "ElicitationAcceptAction" => {
+                    go1::<::acp_bindings::v2::ElicitationAcceptAction>(json, strict)
+                }
+                "ElicitationCapabilities" => {
+                    go1::<::acp_bindings::v2::ElicitationCapabilities>(json, strict)
+                }
+                "ElicitationContentValue" => {
+                    go1::<::acp_bindings::v2::ElicitationContentValue>(json, strict)
+                }
+                "ElicitationFormCapabilities" => {
+                    go1::<::acp_bindings::v2::ElicitationFormCapabilities>(json, strict)
+                }
+                "ElicitationFormMode" => {
+                    go1::<::acp_bindings::v2::ElicitationFormMode>(json, strict)
+                }
+                "ElicitationFormModeScope" => {
+                    go1::<::acp_bindings::v2::ElicitationFormModeScope>(json, strict)
+                }
+                "ElicitationId" => go1::<::acp_bindings::v2::ElicitationId>(json, strict),
+                "ElicitationPropertySchema" => {
+                    go1::<::acp_bindings::v2::ElicitationPropertySchema>(json, strict)
+                }
+                "ElicitationRequestScope" => {
+                    go1::<::acp_bindings::v2::ElicitationRequestScope>(json, strict)
+                }
+                "ElicitationSchemaType" => {
+                    go1::<::acp_bindings::v2::ElicitationSchemaType>(json, strict)
+                }
+                "ElicitationSessionScope" => {
+                    go1::<::acp_bindings::v2::ElicitationSessionScope>(json, strict)
+                }
+                "ElicitationUrlCapabilities" => {
+                    go1::<::acp_bindings::v2::ElicitationUrlCapabilities>(json, strict)
+                }
+                "ElicitationUrlMode" => {
+                    go1::<::acp_bindings::v2::ElicitationUrlMode>(json, strict)
+                }
+                "ElicitationUrlModeScope" => {
+                    go1::<::acp_bindings::v2::ElicitationUrlModeScope>(json, strict)
+                }
+                "EmbeddedResource" => {
+                    go1::<::acp_bindings::v2::EmbeddedResource>(json, strict)
+                }
+                "EmbeddedResourceResource" => {
+                    go1::<::acp_bindings::v2::EmbeddedResourceResource>(json, strict)
+                }
+                "EnumOption" => go1::<::acp_bindings::v2::EnumOption>(json, strict),
+                "EnvVariable" => go1::<::acp_bindings::v2::EnvVariable>(json, strict),
+                "ErrorCode" => go1::<::acp_bindings::v2::ErrorCode>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ErrorStopReason" => {
+                    go1::<::acp_bindings::v2::ErrorStopReason>(json, strict)
+                }
+                "ExtNotification" => {
+                    go1::<::acp_bindings::v2::ExtNotification>(json, strict)
+                }
+                "ExtRequest" => go1::<::acp_bindings::v2::ExtRequest>(json, strict),
+                "ExtResponse" => go1::<::acp_bindings::v2::ExtResponse>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ForkSessionRequest" => {
+                    go1::<::acp_bindings::v2::ForkSessionRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ForkSessionResponse" => {
+                    go1::<::acp_bindings::v2::ForkSessionResponse>(json, strict)
+                }
+                "HttpHeader" => go1::<::acp_bindings::v2::HttpHeader>(json, strict),
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdate" => {
+                    go1::<::acp_bindings::v2::IdleStateUpdate>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdateStopReason" => {
+                    go1::<::acp_bindings::v2::IdleStateUpdateStopReason>(json, strict)
+                }
+                "ImageContent" => go1::<::acp_bindings::v2::ImageContent>(json, strict),
+                "Implementation" => {
+                    go1::<::acp_bindings::v2::Implementation>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "InitializeProxyRequest" => {
+                    go1::<::acp_bindings::v2::InitializeProxyRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "InitializeProxyResponse" => {
+                    go1::<::acp_bindings::v2::InitializeProxyResponse>(json, strict)
+                }
+                "IntegerPropertySchema" => {
+                    go1::<::acp_bindings::v2::IntegerPropertySchema>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersRequest" => {
+                    go1::<::acp_bindings::v2::ListProvidersRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersResponse" => {
+                    go1::<::acp_bindings::v2::ListProvidersResponse>(json, strict)
+                }
+                "ListSessionsRequest" => {
+                    go1::<::acp_bindings::v2::ListSessionsRequest>(json, strict)
+                }
+                "ListSessionsResponse" => {
+                    go1::<::acp_bindings::v2::ListSessionsResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "LlmProtocol" => go1::<::acp_bindings::v2::LlmProtocol>(json, strict),
+                "LogoutAuthRequest" => {
+                    go1::<::acp_bindings::v2::LogoutAuthRequest>(json, strict)
+                }
+                "LogoutAuthResponse" => {
+                    go1::<::acp_bindings::v2::LogoutAuthResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "McpError" => go1::<::acp_bindings::v2::McpError>(json, strict),
+                #[cfg(feature = "unstable")]
+                "McpRequestId" => go1::<::acp_bindings::v2::McpRequestId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "McpServerAcp" => go1::<::acp_bindings::v2::McpServerAcp>(json, strict),
+                #[cfg(feature = "unstable")]
+                "McpServerAcpId" => {
+                    go1::<::acp_bindings::v2::McpServerAcpId>(json, strict)
+                }
+                "McpServerHttp" => go1::<::acp_bindings::v2::McpServerHttp>(json, strict),
+                "McpServerStdio" => {
+                    go1::<::acp_bindings::v2::McpServerStdio>(json, strict)
+                }
+                "MessageId" => go1::<::acp_bindings::v2::MessageId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "MessageMcpNotification" => {
+                    go1::<::acp_bindings::v2::MessageMcpNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpRequest" => {
+                    go1::<::acp_bindings::v2::MessageMcpRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponse" => {
+                    go1::<::acp_bindings::v2::MessageMcpResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponseError" => {
+                    go1::<::acp_bindings::v2::MessageMcpResponseError>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponseResult" => {
+                    go1::<::acp_bindings::v2::MessageMcpResponseResult>(json, strict)
+                }
+                "MultiSelectItems" => {
+                    go1::<::acp_bindings::v2::MultiSelectItems>(json, strict)
+                }
+                "MultiSelectPropertySchema" => {
+                    go1::<::acp_bindings::v2::MultiSelectPropertySchema>(json, strict)
+                }
+                "NewSessionRequest" => {
+                    go1::<::acp_bindings::v2::NewSessionRequest>(json, strict)
+                }
+                "NewSessionResponse" => {
+                    go1::<::acp_bindings::v2::NewSessionResponse>(json, strict)
+                }
+                "Notice" => go1::<::acp_bindings::v2::Notice>(json, strict),
+                "NoticeSeverity" => {
+                    go1::<::acp_bindings::v2::NoticeSeverity>(json, strict)
+                }
+                "NumberPropertySchema" => {
+                    go1::<::acp_bindings::v2::NumberPropertySchema>(json, strict)
+                }
+                "PermissionOption" => {
+                    go1::<::acp_bindings::v2::PermissionOption>(json, strict)
+                }
+                "PermissionOptionId" => {
+                    go1::<::acp_bindings::v2::PermissionOptionId>(json, strict)
+                }
+                "PermissionOptionKind" => {
+                    go1::<::acp_bindings::v2::PermissionOptionKind>(json, strict)
+                }
+                "PlanEntry" => go1::<::acp_bindings::v2::PlanEntry>(json, strict),
+                "PlanEntryPriority" => {
+                    go1::<::acp_bindings::v2::PlanEntryPriority>(json, strict)
+                }
+                "PlanEntryStatus" => {
+                    go1::<::acp_bindings::v2::PlanEntryStatus>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "PlanFile" => go1::<::acp_bindings::v2::PlanFile>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanId" => go1::<::acp_bindings::v2::PlanId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanItems" => go1::<::acp_bindings::v2::PlanItems>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanMarkdown" => go1::<::acp_bindings::v2::PlanMarkdown>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanRemoved" => go1::<::acp_bindings::v2::PlanRemoved>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanUpdate" => go1::<::acp_bindings::v2::PlanUpdate>(json, strict),
+                #[cfg(feature = "unstable")]
+                "PlanUpdateContent" => {
+                    go1::<::acp_bindings::v2::PlanUpdateContent>(json, strict)
+                }
+                "PromptRequest" => go1::<::acp_bindings::v2::PromptRequest>(json, strict),
+                "ProtocolVersion" => {
+                    go1::<::acp_bindings::v2::ProtocolVersion>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProviderCurrentConfig" => {
+                    go1::<::acp_bindings::v2::ProviderCurrentConfig>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProviderId" => go1::<::acp_bindings::v2::ProviderId>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProviderInfo" => go1::<::acp_bindings::v2::ProviderInfo>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProvidersCapabilities" => {
+                    go1::<::acp_bindings::v2::ProvidersCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyNotification" => {
+                    go1::<::acp_bindings::v2::ProxyNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyRequest" => go1::<::acp_bindings::v2::ProxyRequest>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProxyRequestParams" => {
+                    go1::<::acp_bindings::v2::ProxyRequestParams>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyResponse" => go1::<::acp_bindings::v2::ProxyResponse>(json, strict),
+                #[cfg(feature = "unstable")]
+                "ProxyResponseResult" => {
+                    go1::<::acp_bindings::v2::ProxyResponseResult>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyResponseResultResult" => {
+                    go1::<::acp_bindings::v2::ProxyResponseResultResult>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorNotification" => {
+                    go1::<::acp_bindings::v2::ProxySuccessorNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorRequest" => {
+                    go1::<::acp_bindings::v2::ProxySuccessorRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorResponse" => {
+                    go1::<::acp_bindings::v2::ProxySuccessorResponse>(json, strict)
+                }
+                "RequestId" => go1::<::acp_bindings::v2::RequestId>(json, strict),
+                "RequestPermissionResponse" => {
+                    go1::<::acp_bindings::v2::RequestPermissionResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "RequiresActionStateUpdate" => {
+                    go1::<::acp_bindings::v2::RequiresActionStateUpdate>(json, strict)
+                }
+                "ResourceLink" => go1::<::acp_bindings::v2::ResourceLink>(json, strict),
+                "ResumeSessionRequest" => {
+                    go1::<::acp_bindings::v2::ResumeSessionRequest>(json, strict)
+                }
+                "ResumeSessionResponse" => {
+                    go1::<::acp_bindings::v2::ResumeSessionResponse>(json, strict)
+                }
+                "Role" => go1::<::acp_bindings::v2::Role>(json, strict),
+                #[cfg(feature = "unstable")]
+                "RunningStateUpdate" => {
+                    go1::<::acp_bindings::v2::RunningStateUpdate>(json, strict)
+                }
+                "SelectedPermissionOutcome" => {
+                    go1::<::acp_bindings::v2::SelectedPermissionOutcome>(json, strict)
+                }
+                "SessionAdditionalDirectoriesCapabilities" => {
+                    go1::<
+                        ::acp_bindings::v2::SessionAdditionalDirectoriesCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionArchiveCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveFilter" => {
+                    go1::<::acp_bindings::v2::SessionArchiveFilter>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionCancelCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionCancelCapabilities>(json, strict)
+                }
+                "SessionConfigBoolean" => {
+                    go1::<::acp_bindings::v2::SessionConfigBoolean>(json, strict)
+                }
+                "SessionConfigGroupId" => {
+                    go1::<::acp_bindings::v2::SessionConfigGroupId>(json, strict)
+                }
+                "SessionConfigId" => {
+                    go1::<::acp_bindings::v2::SessionConfigId>(json, strict)
+                }
+                "SessionConfigOption" => {
+                    go1::<::acp_bindings::v2::SessionConfigOption>(json, strict)
+                }
+                "SessionConfigOptionCategory" => {
+                    go1::<::acp_bindings::v2::SessionConfigOptionCategory>(json, strict)
+                }
+                "SessionConfigOptionType" => {
+                    go1::<::acp_bindings::v2::SessionConfigOptionType>(json, strict)
+                }
+                "SessionConfigSelect" => {
+                    go1::<::acp_bindings::v2::SessionConfigSelect>(json, strict)
+                }
+                "SessionConfigSelectGroup" => {
+                    go1::<::acp_bindings::v2::SessionConfigSelectGroup>(json, strict)
+                }
+                "SessionConfigSelectOption" => {
+                    go1::<::acp_bindings::v2::SessionConfigSelectOption>(json, strict)
+                }
+                "SessionConfigSelectOptions" => {
+                    go1::<::acp_bindings::v2::SessionConfigSelectOptions>(json, strict)
+                }
+                "SessionConfigValueId" => {
+                    go1::<::acp_bindings::v2::SessionConfigValueId>(json, strict)
+                }
+                "SessionDeleteCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionDeleteCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionForkCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionForkCapabilities>(json, strict)
+                }
+                "SessionId" => go1::<::acp_bindings::v2::SessionId>(json, strict),
+                "SessionInfo" => go1::<::acp_bindings::v2::SessionInfo>(json, strict),
+                "SessionInfoUpdate" => {
+                    go1::<::acp_bindings::v2::SessionInfoUpdate>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionMessage" => {
+                    go1::<::acp_bindings::v2::SessionMessage>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionMessageChunk" => {
+                    go1::<::acp_bindings::v2::SessionMessageChunk>(json, strict)
+                }
+                "UpdateSessionNotification" => {
+                    go1::<::acp_bindings::v2::UpdateSessionNotification>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatus" => go1::<::acp_bindings::v2::SessionStatus>(json, strict),
+                #[cfg(feature = "unstable")]
+                "SessionStatusCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionStatusCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusRequest" => {
+                    go1::<::acp_bindings::v2::SessionStatusRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusResponse" => {
+                    go1::<::acp_bindings::v2::SessionStatusResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptCapabilities" => {
+                    go1::<
+                        ::acp_bindings::v2::SessionSystemPromptCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptModeCapabilities" => {
+                    go1::<
+                        ::acp_bindings::v2::SessionSystemPromptModeCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptOverrideCapabilities" => {
+                    go1::<
+                        ::acp_bindings::v2::SessionSystemPromptOverrideCapabilities,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionTitleCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionTitleCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderRequest" => {
+                    go1::<::acp_bindings::v2::SetProviderRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderResponse" => {
+                    go1::<::acp_bindings::v2::SetProviderResponse>(json, strict)
+                }
+                "SetSessionConfigOptionRequestTypeBoolean" => {
+                    go1::<
+                        ::acp_bindings::v2::SetSessionConfigOptionRequestTypeBoolean,
+                    >(json, strict)
+                }
+                "SetSessionConfigOptionResponse" => {
+                    go1::<
+                        ::acp_bindings::v2::SetSessionConfigOptionResponse,
+                    >(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleRequest" => {
+                    go1::<::acp_bindings::v2::SetSessionTitleRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleResponse" => {
+                    go1::<::acp_bindings::v2::SetSessionTitleResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "StateUpdate" => go1::<::acp_bindings::v2::StateUpdate>(json, strict),
+                "StringFormat" => go1::<::acp_bindings::v2::StringFormat>(json, strict),
+                "StringMultiSelectItems" => {
+                    go1::<::acp_bindings::v2::StringMultiSelectItems>(json, strict)
+                }
+                "StringPropertySchema" => {
+                    go1::<::acp_bindings::v2::StringPropertySchema>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentSessionCapabilities" => {
+                    go1::<::acp_bindings::v2::SubagentSessionCapabilities>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentUpdate" => {
+                    go1::<::acp_bindings::v2::SubagentUpdate>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "SystemPrompt" => go1::<::acp_bindings::v2::SystemPrompt>(json, strict),
+                #[cfg(feature = "unstable")]
+                "SystemPromptMode" => {
+                    go1::<::acp_bindings::v2::SystemPromptMode>(json, strict)
+                }
+                "TerminalExitStatus" => {
+                    go1::<::acp_bindings::v2::TerminalExitStatus>(json, strict)
+                }
+                "TerminalId" => go1::<::acp_bindings::v2::TerminalId>(json, strict),
+                "TextContent" => go1::<::acp_bindings::v2::TextContent>(json, strict),
+                "TextResourceContents" => {
+                    go1::<::acp_bindings::v2::TextResourceContents>(json, strict)
+                }
+                "TitledMultiSelectItems" => {
+                    go1::<::acp_bindings::v2::TitledMultiSelectItems>(json, strict)
+                }
+                "ToolCallContent" => {
+                    go1::<::acp_bindings::v2::ToolCallContent>(json, strict)
+                }
+                "ToolCallId" => go1::<::acp_bindings::v2::ToolCallId>(json, strict),
+                "ToolCallLocation" => {
+                    go1::<::acp_bindings::v2::ToolCallLocation>(json, strict)
+                }
+                "ToolCallStatus" => {
+                    go1::<::acp_bindings::v2::ToolCallStatus>(json, strict)
+                }
+                "ToolCallUpdate" => {
+                    go1::<::acp_bindings::v2::ToolCallUpdate>(json, strict)
+                }
+                "ToolKind" => go1::<::acp_bindings::v2::ToolKind>(json, strict),
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionRequest" => {
+                    go1::<::acp_bindings::v2::UnarchiveSessionRequest>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionResponse" => {
+                    go1::<::acp_bindings::v2::UnarchiveSessionResponse>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "UnknownStateUpdate" => {
+                    go1::<::acp_bindings::v2::UnknownStateUpdate>(json, strict)
+                }
+                "TextCommandInput" => {
+                    go1::<::acp_bindings::v2::TextCommandInput>(json, strict)
+                }
+                #[cfg(feature = "unstable")]
+                "Usage" => go1::<::acp_bindings::v2::Usage>(json, strict),
+                "UsageUpdate" => go1::<::acp_bindings::v2::UsageUpdate>(json, strict),
+                "AgentCapabilities" => {
+                    go1::<::acp_bindings::v2::AgentCapabilities>(json, strict)
+                }
+                "AgentNotification" => {
+                    go1::<::acp_bindings::v2::AgentNotification>(json, strict)
+                }
+                "AgentRequest" => go1::<::acp_bindings::v2::AgentRequest>(json, strict),
+                "AgentResponse" => go1::<::acp_bindings::v2::AgentResponse>(json, strict),
+                "AuthMethod" => go1::<::acp_bindings::v2::AuthMethod>(json, strict),
+                "AuthMethodTerminal" => {
+                    go1::<::acp_bindings::v2::AuthMethodTerminal>(json, strict)
+                }
+                "AvailableCommand" => {
+                    go1::<::acp_bindings::v2::AvailableCommand>(json, strict)
+                }
+                "AvailableCommandInput" => {
+                    go1::<::acp_bindings::v2::AvailableCommandInput>(json, strict)
+                }
+                "ClientCapabilities" => {
+                    go1::<::acp_bindings::v2::ClientCapabilities>(json, strict)
+                }
+                "ClientNotification" => {
+                    go1::<::acp_bindings::v2::ClientNotification>(json, strict)
+                }
+                "ClientRequest" => go1::<::acp_bindings::v2::ClientRequest>(json, strict),
+                "ClientResponse" => {
+                    go1::<::acp_bindings::v2::ClientResponse>(json, strict)
+                }
+                "ContentChunk" => go1::<::acp_bindings::v2::ContentChunk>(json, strict),
+                "Diff" => go1::<::acp_bindings::v2::Diff>(json, strict),
+                "ElicitationSchema" => {
+                    go1::<::acp_bindings::v2::ElicitationSchema>(json, strict)
+                }
+                "Error" => go1::<::acp_bindings::v2::Error>(json, strict),
+                "InitializeRequest" => {
+                    go1::<::acp_bindings::v2::InitializeRequest>(json, strict)
+                }
+                "InitializeResponse" => {
+                    go1::<::acp_bindings::v2::InitializeResponse>(json, strict)
+                }
+                "McpCapabilities" => {
+                    go1::<::acp_bindings::v2::McpCapabilities>(json, strict)
+                }
+                "McpServer" => go1::<::acp_bindings::v2::McpServer>(json, strict),
+                "PromptCapabilities" => {
+                    go1::<::acp_bindings::v2::PromptCapabilities>(json, strict)
+                }
+                "PromptResponse" => {
+                    go1::<::acp_bindings::v2::PromptResponse>(json, strict)
+                }
+                "RequestPermissionOutcome" => {
+                    go1::<::acp_bindings::v2::RequestPermissionOutcome>(json, strict)
+                }
+                "RequestPermissionRequest" => {
+                    go1::<::acp_bindings::v2::RequestPermissionRequest>(json, strict)
+                }
+                "SessionCapabilities" => {
+                    go1::<::acp_bindings::v2::SessionCapabilities>(json, strict)
+                }
+                "SessionUpdate" => go1::<::acp_bindings::v2::SessionUpdate>(json, strict),
+                "SetSessionConfigOptionRequest" => {
+                    go1::<
+                        ::acp_bindings::v2::SetSessionConfigOptionRequest,
+                    >(json, strict)
+                }
+                "Terminal" => go1::<::acp_bindings::v2::Terminal>(json, strict),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}

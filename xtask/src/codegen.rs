@@ -186,21 +186,22 @@ pub fn generate(layout: &Layout) -> Result<Output> {
             millis: start.elapsed().as_millis(),
         });
     }
-    if let Some(path) = &layout.registry {
-        let doc = " Decode and re-encode a payload by definition name, for `check-messages --type` and the tests.";
-        let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
-        files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
-    }
     let mut convert = None;
     if let (Some((config_path, out)), [v1, v2]) = (&layout.convert, models.as_slice()) {
         let label = display_path(&layout.root, config_path);
         let config = crate::convert::Config::read(config_path, &label)?;
-        let (items, summary) = crate::convert::generate((&v1.0, &v1.1), (&v2.0, &v2.1), &config, &label)?;
+        let (items, registry, summary) = crate::convert::generate((&v1.0, &v1.1), (&v2.0, &v2.1), &config, &label)?;
+        registries.push(registry);
         let srcs: Vec<&str> =
             sources.iter().map(String::as_str).chain([label.to_str().unwrap_or("conversions.json")]).collect();
         let doc = " The v1 ⇄ v2 conversions the generator states from the two schema models (see `super`).";
         files.push((out.clone(), render(&srcs, doc, items, "convert/generated.rs")?));
         convert = Some(summary);
+    }
+    if let Some(path) = &layout.registry {
+        let doc = " Decode and re-encode a payload by definition name, for `check-messages --type` and the tests.";
+        let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
+        files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
     }
     let mut owned_dirs = Vec::new();
     if let Some((dir, out)) = &layout.fixtures {

@@ -1071,12 +1071,15 @@ fn build_defs<'m>(stable: &'m Module, unstable: &'m Module, unstable_build: bool
 
 /// The conversions between two versions (each a stable and an unstable
 /// model), as the items of `generated/src/convert/generated.rs`.
+///
+/// Also returns the by-name conversion registry for `acp-tools` (`convert::to_v2`
+/// and `convert::to_v1`: decode a payload as a named definition and convert it).
 pub fn generate(
     v1: (&Module, &Module),
     v2: (&Module, &Module),
     config: &Config,
     label: &Path,
-) -> Result<(Vec<TokenStream>, Summary)> {
+) -> Result<(Vec<TokenStream>, TokenStream, Summary)> {
     let mut summary = Summary::default();
     // (direction, v1 name) -> tokens per build.
     let mut impls: BTreeMap<(u8, String), [Option<String>; 2]> = BTreeMap::new();
@@ -1282,7 +1285,73 @@ pub fn generate(
             #(#checks)*
         }
     });
-    Ok((items, summary))
+    let mut to_v2 = Vec::new();
+    let mut to_v1 = Vec::new();
+    for ((_, a, b, _), builds) in &lists {
+        let cfg = cfg_of(*builds);
+        let (la, lb) = (Literal::string(a), Literal::string(b));
+        let (ia, ib) = (rust_ident(a), rust_ident(b));
+        to_v2.push(quote!(#cfg #la => go2::<::acp_bindings::v1::#ia>(json, strict),));
+        to_v1.push(quote!(#cfg #lb => go1::<::acp_bindings::v2::#ib>(json, strict),));
+    }
+    let registry = quote! {
+        /// Converts a payload between the versions by definition name, for the tests and tools.
+        pub mod convert {
+            use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
+            use ::acp_bindings::runtime::rpc::DispatchError;
+
+            /// Why a by-name conversion produced nothing.
+            #[derive(Debug)]
+            pub enum Failed {
+                /// The payload does not decode as the named definition.
+                Rejected(DispatchError),
+                /// The payload has no target form (or a loss in strict mode).
+                NotConverted(ConvertError),
+            }
+
+            fn go2<T: ::serde::de::DeserializeOwned + ToV2>(json: &str, strict: bool) -> ::core::result::Result<Converted<::serde_json::Value>, Failed>
+            where T::V2: ::serde::Serialize {
+                let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
+                let c = if strict {
+                    ::acp_bindings::convert::to_v2_strict(v).map(|value| Converted { value, losses: ::std::vec::Vec::new() })
+                } else {
+                    ::acp_bindings::convert::to_v2(v)
+                };
+                let c = c.map_err(Failed::NotConverted)?;
+                ::core::result::Result::Ok(Converted { value: ::serde_json::to_value(&c.value).expect("encodes"), losses: c.losses })
+            }
+
+            fn go1<T: ::serde::de::DeserializeOwned + ToV1>(json: &str, strict: bool) -> ::core::result::Result<Converted<::serde_json::Value>, Failed>
+            where T::V1: ::serde::Serialize {
+                let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
+                let c = if strict {
+                    ::acp_bindings::convert::to_v1_strict(v).map(|value| Converted { value, losses: ::std::vec::Vec::new() })
+                } else {
+                    ::acp_bindings::convert::to_v1(v)
+                };
+                let c = c.map_err(Failed::NotConverted)?;
+                ::core::result::Result::Ok(Converted { value: ::serde_json::to_value(&c.value).expect("encodes"), losses: c.losses })
+            }
+
+            /// Decodes `json` as the v1 definition `name` and converts it to v2
+            /// (`None`: no such paired definition in this build).
+            pub fn to_v2(name: &str, json: &str, strict: bool) -> ::core::option::Option<::core::result::Result<Converted<::serde_json::Value>, Failed>> {
+                ::core::option::Option::Some(match name {
+                    #(#to_v2)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+
+            /// Decodes `json` as the v2 definition `name` and converts it to v1.
+            pub fn to_v1(name: &str, json: &str, strict: bool) -> ::core::option::Option<::core::result::Result<Converted<::serde_json::Value>, Failed>> {
+                ::core::option::Option::Some(match name {
+                    #(#to_v1)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
+    };
+    Ok((items, registry, summary))
 }
 
 impl Gen<'_, '_> {

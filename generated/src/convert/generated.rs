@@ -6163,6 +6163,40 @@ impl crate::convert::ToV2 for crate::v1::SessionMessageChunk {
         })
     }
 }
+impl crate::convert::ToV2 for crate::v1::SessionNotification {
+    type V2 = crate::v2::UpdateSessionNotification;
+    #[allow(
+        unused_variables,
+        clippy::needless_question_mark,
+        clippy::needless_match,
+        clippy::manual_map,
+        clippy::manual_unwrap_or_default
+    )]
+    fn to_v2(
+        self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<
+        crate::v2::UpdateSessionNotification,
+        crate::convert::Fail,
+    > {
+        ::core::result::Result::Ok(crate::v2::UpdateSessionNotification {
+            session_id: {
+                cx.enter("sessionId");
+                let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
+                cx.leave();
+                v
+            },
+            update: {
+                cx.enter("update");
+                let v = (crate::convert::ToV2::to_v2(self.update, cx))?;
+                cx.leave();
+                v
+            },
+            meta: self.meta,
+            additional_properties: self.additional_properties,
+        })
+    }
+}
 #[cfg(feature = "unstable")]
 impl crate::convert::ToV2 for crate::v1::SessionStatus {
     type V2 = crate::v2::SessionStatus;
@@ -13923,6 +13957,37 @@ impl crate::convert::ToV1 for crate::v2::SessionMessageChunk {
         })
     }
 }
+impl crate::convert::ToV1 for crate::v2::UpdateSessionNotification {
+    type V1 = crate::v1::SessionNotification;
+    #[allow(
+        unused_variables,
+        clippy::needless_question_mark,
+        clippy::needless_match,
+        clippy::manual_map,
+        clippy::manual_unwrap_or_default
+    )]
+    fn to_v1(
+        self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<crate::v1::SessionNotification, crate::convert::Fail> {
+        ::core::result::Result::Ok(crate::v1::SessionNotification {
+            session_id: {
+                cx.enter("sessionId");
+                let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
+                cx.leave();
+                v
+            },
+            update: {
+                cx.enter("update");
+                let v = (crate::convert::ToV1::to_v1(self.update, cx))?;
+                cx.leave();
+                v
+            },
+            meta: self.meta,
+            additional_properties: self.additional_properties,
+        })
+    }
+}
 #[cfg(feature = "unstable")]
 impl crate::convert::ToV1 for crate::v2::SessionStatus {
     type V1 = crate::v1::SessionStatus;
@@ -15931,6 +15996,7 @@ pub const GENERATED_PAIRS: &[(&str, &str, &str)] = &[
     ("SessionMessage", "SessionMessage", "reference-only"),
     #[cfg(feature = "unstable")]
     ("SessionMessageChunk", "SessionMessageChunk", "reference-only"),
+    ("SessionNotification", "UpdateSessionNotification", "reference-only"),
     #[cfg(feature = "unstable")]
     ("SessionStatus", "SessionStatus", "identical"),
     #[cfg(feature = "unstable")]
