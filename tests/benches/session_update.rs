@@ -2,6 +2,9 @@
 //! ours against the official `agent-client-protocol-schema` crate,
 //! `serde_json::Value` and `serde::de::IgnoredAny` (the parse floor).
 //!
+//! The same stream as v2 `session/update` messages is also converted to v1
+//! (`V2ToV1`: decode, convert, encode) against decoding and encoding alone.
+//!
 //! `cargo bench -p acp-tests --bench session_update` prints criterion's
 //! figures and, at the end, the ratios measured in the same run.
 
@@ -96,6 +99,34 @@ fn fold_official(
     map
 }
 
+/// The stream as JSON-RPC `session/update` notifications (a v2 trace).
+fn messages(lines: &[String]) -> Vec<String> {
+    lines.iter().map(|l| format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{l}}}"#)).collect()
+}
+
+/// Decodes each v2 message with typed dispatch and encodes it again.
+fn roundtrip_v2(msgs: &[String]) -> usize {
+    msgs.iter()
+        .map(|m| {
+            let d = acp_bindings::v2::rpc::Message::decode(m, |_| None).expect("decodes");
+            serde_json::to_string(&d).expect("encodes").len()
+        })
+        .sum()
+}
+
+/// Decodes each v2 message, converts it to v1 (`V2ToV1`), encodes the output.
+fn convert_to_v1(msgs: &[String]) -> usize {
+    let mut a = acp_bindings::convert::V2ToV1::new();
+    let mut n = 0;
+    for m in msgs {
+        // Losses (`cancelled`, clears) are reported, not failures.
+        if let Ok(out) = a.convert(m) {
+            n += out.messages.iter().map(|o| serde_json::to_string(o).expect("encodes").len()).sum::<usize>();
+        }
+    }
+    n
+}
+
 fn decode<T: serde::de::DeserializeOwned>(lines: &[String]) -> Vec<T> {
     lines.iter().map(|l| serde_json::from_str(l).expect("the stream decodes")).collect()
 }
@@ -140,6 +171,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("official", |b| b.iter(|| encode(black_box(&official))));
     g.bench_function("serde_json::Value", |b| b.iter(|| encode(black_box(&values))));
     g.finish();
+
+    let msgs = messages(&lines);
+    let mut g = c.benchmark_group("convert v2 to v1");
+    g.throughput(Throughput::Bytes(msgs.iter().map(String::len).sum::<usize>() as u64));
+    g.bench_function("decode + encode (v2 typed dispatch)", |b| b.iter(|| roundtrip_v2(black_box(&msgs))));
+    g.bench_function("decode + convert + encode (V2ToV1)", |b| b.iter(|| convert_to_v1(black_box(&msgs))));
+    g.finish();
 }
 
 /// Median time of `f` over `runs` timed runs (after one warm-up).
@@ -179,6 +217,13 @@ fn ratios() {
     let e_off = median(runs, || {
         black_box(encode(&official));
     });
+    let msgs = messages(&lines);
+    let c_base = median(runs, || {
+        black_box(roundtrip_v2(&msgs));
+    });
+    let c_conv = median(runs, || {
+        black_box(convert_to_v1(&msgs));
+    });
     let r = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     println!(
         "\nratios on {} messages ({} bytes), median of {runs} runs:",
@@ -193,6 +238,10 @@ fn ratios() {
         "  fold {} tool-call patches ours / official = {:.2}  (target <= 1.00; clone of the input included in both)",
         patches.len(),
         r(f_ours, f_off)
+    );
+    println!(
+        "  convert v2 -> v1 (decode, convert, encode) / (decode, encode) = {:.2}  (target <= 2.00)",
+        r(c_conv, c_base)
     );
     println!(
         "  size_of v2::ToolCallUpdate ours {} / official {}; v2::SessionUpdate ours {} / official {}",

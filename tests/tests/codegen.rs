@@ -150,6 +150,12 @@ fn committed_bindings_are_up_to_date() {
     let output = codegen::generate(&Layout::repo(&root())).expect("vendored schema generates");
     let stale = codegen::stale_files(&output);
     assert!(stale.is_empty(), "generated code is out of date, run `cargo xtask codegen`: {stale:?}");
+    // What the v1 <-> v2 conversions are generated from: the counts and the
+    // rule of every generated pair whose shapes differ (a spec update shows here).
+    let c = output.convert.expect("both versions are vendored");
+    let mut text = format!("{c}\n");
+    text.extend(c.rules.iter().map(|r| format!("{r}\n")));
+    insta::assert_snapshot!("conversion_pairs", text);
     let lines: Vec<String> = output.stats.iter().map(ToString::to_string).collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     for (line, defs) in lines.iter().zip(["178 + 252", "197 + 262"]) {

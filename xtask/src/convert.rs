@@ -7,6 +7,8 @@
 //! `x-method`, the upsert rules and the `x-deserialize-*` keywords (they say
 //! how a reader recovers from bad input, not what a good value is).
 //!
+//! Property order does not count either.
+//!
 //! - *identical*: the definition and everything it references, transitively,
 //!   have the same shape;
 //! - *reference-only*: its own shape is the same, but a type it references
@@ -123,6 +125,8 @@ fn normalize(d: &mut Def) {
                 f.skip_invalid_items = false;
                 f.default_on_null = false;
             }
+            // Property order does not change the wire value.
+            s.fields.sort_by(|a, b| a.name.cmp(&b.name));
         }
         Kind::Enum(e) => {
             for v in &mut e.variants {
@@ -281,12 +285,16 @@ pub fn differences(a: &Def, b: &Def) -> Vec<String> {
                         f2.pointer = g.pointer.clone();
                         if f2 != *g {
                             let what = if f.ty != g.ty {
-                                format!("{:?} -> {:?}", f.ty, g.ty)
+                                format!("{} -> {}", describe(&f.ty), describe(&g.ty))
                             } else {
-                                format!(
-                                    "req {} null {} -> req {} null {}",
-                                    f.required, f.nullable, g.required, g.nullable
-                                )
+                                let say = |f: &crate::model::Field| {
+                                    format!(
+                                        "{}{}",
+                                        if f.required { "required" } else { "optional" },
+                                        if f.nullable { ", nullable" } else { "" }
+                                    )
+                                };
+                                format!("{} -> {}", say(f), say(g))
                             };
                             out.push(format!("~{} {}", f.name, what));
                         }
@@ -326,7 +334,12 @@ pub fn differences(a: &Def, b: &Def) -> Vec<String> {
                 match y.variants.iter().find(|w| key(w) == key(v)) {
                     None => out.push(format!("-{}", key(v))),
                     Some(w) if w.payload != v.payload => {
-                        out.push(format!("~{} {:?} -> {:?}", key(v), v.payload, w.payload))
+                        let say = |p: &Payload| match p {
+                            Payload::Unit => "no payload".to_owned(),
+                            Payload::NoTag => "no tag".to_owned(),
+                            Payload::Type(t) => describe(t),
+                        };
+                        out.push(format!("~{} {} -> {}", key(v), say(&v.payload), say(&w.payload)))
                     }
                     Some(_) => {}
                 }
@@ -1001,6 +1014,40 @@ impl Gen<'_, '_> {
             arms.push(quote!(#sp::#cn(u) => crate::convert::redecode::<#dp>(cx, ::serde_json::Value::Object(u.into_object()), "the unknown variant")?));
         }
         Ok(quote!(::core::result::Result::Ok(match self { #(#arms,)* })))
+    }
+}
+
+/// A type with its constraints, for the rule listing.
+fn describe(t: &Type) -> String {
+    match t {
+        Type::String { format, min_length, pattern } => {
+            let mut s = "a string".to_owned();
+            if let Some(f) = format {
+                s += &format!(" ({f})");
+            }
+            if let Some(m) = min_length {
+                s += &format!(" of at least {m} characters");
+            }
+            if let Some(p) = pattern {
+                s += &format!(" matching {p}");
+            }
+            s
+        }
+        Type::Integer { format, min, max } => format!(
+            "an integer ({format:?}{})",
+            match (min, max) {
+                (None, None) => String::new(),
+                (lo, hi) => format!(", {}..{}", lo.map(|v| v.to_string()).unwrap_or_default(), hi.map(|v| v.to_string()).unwrap_or_default()),
+            }
+        ),
+        Type::Number { min, max, .. } if min.is_some() || max.is_some() => format!(
+            "a number ({}..{})",
+            min.map(|v| v.to_string()).unwrap_or_default(),
+            max.map(|v| v.to_string()).unwrap_or_default()
+        ),
+        Type::Array { items, min_items: Some(n) } => format!("a list of at least {n} of {}", describe(items)),
+        Type::Array { items, .. } => format!("a list of {}", describe(items)),
+        _ => type_label(t),
     }
 }
 

@@ -142,11 +142,6 @@ fn main() -> ExitCode {
             }
             if let Some(c) = &output.convert {
                 println!("{c}");
-                if std::env::var_os("XTASK_RULES").is_some() {
-                    for r in &c.rules {
-                        println!("  {r}");
-                    }
-                }
             }
             for w in &output.warnings {
                 eprintln!("warning: {w}");
