@@ -87,7 +87,7 @@ impl Validator {
     fn message(&mut self, version: &str, m: &Value) {
         let s = schema(version);
         let key = |id: &Value| id.to_string();
-        let mut check = |role: &'static str, method: &str, payload: Option<&Value>, errors: &mut Vec<String>| {
+        let check = |role: &'static str, method: &str, payload: Option<&Value>, errors: &mut Vec<String>| {
             let Some(def) = s.payloads.get(&(method.to_owned(), role)) else {
                 if !method.starts_with('_') {
                     errors.push(format!("{version}: no {role} definition for `{method}`: {m}"));

@@ -27,9 +27,15 @@ fn a_lossy_trace_converts_with_exit_0_and_one_line_per_loss() {
     }
     assert_eq!(out.lines().count(), 4, "initialize, its response and two tool-call updates: {out}");
     let err = text(&o.stderr);
-    assert!(err.contains("line 1: /params/clientCapabilities/fs: dropped: v2 has no client file-system methods (fs/*)"), "{err}");
+    assert!(
+        err.contains("line 1: /params/clientCapabilities/fs: dropped: v2 has no client file-system methods (fs/*)"),
+        "{err}"
+    );
     assert!(err.contains("line 4: /method: unconvertible: the method `fs/read_text_file` has no v2 form"), "{err}");
-    assert!(err.contains("line 5: /: unconvertible: the response to a `fs/read_text_file` request that was not converted"), "{err}");
+    assert!(
+        err.contains("line 5: /: unconvertible: the response to a `fs/read_text_file` request that was not converted"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -44,7 +50,8 @@ fn losses_json_has_line_pointer_kind_detail() {
     let dir = std::env::temp_dir().join(format!("acp-convert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("losses.json");
-    let o = run(&["--from", "v2", "--to", "v1", "--losses-json", file.to_str().unwrap(), &trace("v2-prompt-turn.jsonl")]);
+    let o =
+        run(&["--from", "v2", "--to", "v1", "--losses-json", file.to_str().unwrap(), &trace("v2-prompt-turn.jsonl")]);
     // The trace has malformed and unknown messages: rejected, so exit 1.
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -52,7 +59,10 @@ fn losses_json_has_line_pointer_kind_detail() {
     let stderr = text(&o.stderr);
     assert_eq!(items.len(), stderr.lines().count(), "the same reports: {stderr}");
     assert!(items.iter().any(|i| i["line"] == 12 && i["kind"] == "rejected" && i["pointer"] == ""), "{v}");
-    assert!(items.iter().any(|i| i["line"] == 9 && i["kind"] == "unconvertible" && i["pointer"] == "/params/update"), "{v}");
+    assert!(
+        items.iter().any(|i| i["line"] == 9 && i["kind"] == "unconvertible" && i["pointer"] == "/params/update"),
+        "{v}"
+    );
     for i in items {
         let keys: Vec<&str> = i.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["line", "pointer", "kind", "detail"]);

@@ -1037,7 +1037,11 @@ fn describe(t: &Type) -> String {
             "an integer ({format:?}{})",
             match (min, max) {
                 (None, None) => String::new(),
-                (lo, hi) => format!(", {}..{}", lo.map(|v| v.to_string()).unwrap_or_default(), hi.map(|v| v.to_string()).unwrap_or_default()),
+                (lo, hi) => format!(
+                    ", {}..{}",
+                    lo.map(|v| v.to_string()).unwrap_or_default(),
+                    hi.map(|v| v.to_string()).unwrap_or_default()
+                ),
             }
         ),
         Type::Number { min, max, .. } if min.is_some() || max.is_some() => format!(
