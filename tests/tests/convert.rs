@@ -655,3 +655,23 @@ mod round_trip {
         }
     }
 }
+
+#[test]
+fn unstable_only_properties_of_hand_written_pairs_are_reported() {
+    // These tests build the bindings with `unstable`: v1 `AgentCapabilities`
+    // has `providers` there, which the hand-written rule does not carry.
+    let caps: acp_bindings::v1::AgentCapabilities = serde_json::from_str(r#"{"providers":{}}"#).unwrap();
+    let c = convert::to_v2(caps).unwrap();
+    assert_eq!(c.losses[0].pointer, "/providers");
+    assert_eq!(c.losses[0].kind, LossKind::Dropped);
+}
+
+#[test]
+fn v2_states_without_a_v1_form_are_dropped_with_a_loss() {
+    let mut m = v2_session();
+    m.push(upd(json!({"sessionUpdate": "state_update", "state": "idle"})));
+    m.push(upd(json!({"sessionUpdate": "state_update", "state": "requires_action"})));
+    let (out, report) = drive("v2", &m);
+    assert_eq!(out.len(), 4, "only the session set-up: {out:?}");
+    insta::assert_snapshot!("state_losses", report.join("\n"));
+}

@@ -1168,6 +1168,11 @@ pub fn generate(
             }
         }
     }
+    // Properties that only the unstable shape of a hand-written pair's struct
+    // has: the rules are written against the stable shape, so these are
+    // reported as `dropped` in the unstable build (`UnstableFields`).
+    let stable_views = (View::new(&build_defs(v1.0, v1.1, false)), View::new(&build_defs(v2.0, v2.1, false)));
+    let mut unstable_fields: BTreeMap<(u8, String), TokenStream> = BTreeMap::new();
     let mut missing = Vec::new();
     for (bi, unstable) in [false, true].into_iter().enumerate() {
         if !missing.is_empty() {
@@ -1227,6 +1232,58 @@ pub fn generate(
                     summary.hand_written += 1;
                 }
                 lists.entry(("hand", p.v1.name.clone(), p.v2.name.clone(), String::new())).or_default()[bi] = true;
+                for (side, d, stable, module) in
+                    [(0u8, p.v1, &stable_views.0, quote!(crate::v1)), (1u8, p.v2, &stable_views.1, quote!(crate::v2))]
+                {
+                    let Kind::Struct(st) = &d.kind else { continue };
+                    let entry = unstable_fields.entry((side, d.name.clone()));
+                    if !unstable {
+                        let i = rust_ident(&d.rust_name);
+                        entry.or_insert_with(|| quote!(impl crate::convert::UnstableFields for #module::#i {}));
+                        continue;
+                    }
+                    let known: Vec<&str> = match stable.get(&d.name).map(|x| &x.kind) {
+                        Some(Kind::Struct(ss)) => ss.fields.iter().map(|f| f.name.as_str()).collect(),
+                        _ => Vec::new(),
+                    };
+                    let checks: Vec<TokenStream> = st
+                        .fields
+                        .iter()
+                        .filter(|f| !known.contains(&f.name.as_str()))
+                        .map(|f| {
+                            let i = rust_ident(&f.rust_name);
+                            let present = match form(d, f) {
+                                Form::Value => quote!(true),
+                                Form::Opt => quote!(self.#i.is_some()),
+                                Form::Nullable => quote!(!self.#i.is_absent()),
+                                Form::Patch(_) => quote!(!self.#i.is_keep()),
+                            };
+                            let wire = Literal::string(&f.name);
+                            let detail = Literal::string(&format!(
+                                "`{}` exists only in the unstable schema, and the conversion rule of `{}` does not carry it",
+                                f.name, d.name
+                            ));
+                            quote!(if #present { cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; })
+                        })
+                        .collect();
+                    if checks.is_empty() {
+                        continue;
+                    }
+                    let i = rust_ident(&d.rust_name);
+                    let stable_impl = quote!(impl crate::convert::UnstableFields for #module::#i {});
+                    let both = quote! {
+                        #[cfg(not(feature = "unstable"))]
+                        #stable_impl
+                        #[cfg(feature = "unstable")]
+                        impl crate::convert::UnstableFields for #module::#i {
+                            fn check_unstable(&self, cx: &mut crate::convert::Cx) -> ::core::result::Result<(), crate::convert::Fail> {
+                                #(#checks)*
+                                ::core::result::Result::Ok(())
+                            }
+                        }
+                    };
+                    entry.and_modify(|t| *t = both.clone()).or_insert(both);
+                }
                 continue;
             }
             let results = [g2.pair(p.v1, p.v2), g1.pair(p.v2, p.v1)];
@@ -1308,6 +1365,7 @@ pub fn generate(
             }
         }
     }
+    items.extend(unstable_fields.into_values());
     let mut gen_rows = Vec::new();
     let mut hand_rows = Vec::new();
     let mut checks = Vec::new();

@@ -291,30 +291,28 @@ impl V1ToV2 {
                 (B::Agent(BA::SessionSetConfigOption(p)), l)
             }
             A::Client(AC::SessionRequestPermission(mut p)) => {
-                // The title is the tool call's accumulated title.
-                if p.tool_call.title.is_absent() {
-                    let known = self
+                // The title is the tool call's accumulated title: converted as
+                // if the update carried it, then taken out of the update again
+                // (the update itself did not change the title).
+                let known = match p.tool_call.title {
+                    Nullable::Absent => self
                         .sessions
                         .get(p.session_id.as_str())
                         .and_then(|s| s.titles.get(p.tool_call.tool_call_id.as_str()))
-                        .cloned();
-                    if let Some(t) = known {
-                        let (update, l) = run(strict, "/params", |cx| {
-                            let mut r = p.clone().to_v2(cx)?;
-                            r.title = t;
-                            Ok(r)
-                        })?;
-                        let _ = l;
-                        p.tool_call.title = Nullable::Absent;
-                        (B::Client(BC::SessionRequestPermission(update)), Vec::new())
-                    } else {
-                        let (r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
-                        (B::Client(BC::SessionRequestPermission(r)), l)
-                    }
-                } else {
-                    let (r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
-                    (B::Client(BC::SessionRequestPermission(r)), l)
+                        .cloned(),
+                    _ => None,
+                };
+                let borrowed = known.is_some();
+                if let Some(t) = known {
+                    p.tool_call.title = Nullable::Value(t);
                 }
+                let (mut r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                if borrowed {
+                    if let Nullable::Value(v2::RequestPermissionSubject::ToolCall(s)) = &mut r.subject {
+                        s.tool_call.title = crate::patch::Patch::Keep;
+                    }
+                }
+                (B::Client(BC::SessionRequestPermission(r)), l)
             }
             A::Agent(AA::Initialize(p)) => conv(strict, p, |p| B::Agent(BA::Initialize(p)))?,
             A::Agent(AA::Authenticate(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogin(p)))?,
@@ -876,14 +874,39 @@ impl V2ToV1 {
         let meta = n.meta.clone();
         match n.update {
             v2::SessionUpdate::StateUpdate(state) => {
-                let s = self.session(&session);
-                let stop = match state {
-                    v2::StateUpdate::Idle(idle) => idle.stop_reason,
-                    // v1 has no form for these, and a v1 client does not need one.
-                    _ => return Ok((Vec::new(), Vec::new())),
+                let held = self.sessions.get(&session).is_some_and(|s| s.prompt.is_some());
+                let dropped = |what: &str| -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+                    run(strict, "/params/update", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
                 };
-                let Some((req_id, _)) = s.prompt.take() else {
-                    return Ok((Vec::new(), Vec::new()));
+                let stop = match state {
+                    // The v1 client knows its prompt is running: it sent it.
+                    v2::StateUpdate::Running(r) if held => {
+                        if r.background.is_absent() {
+                            return Ok((Vec::new(), Vec::new()));
+                        }
+                        return dropped("v1 has no background work");
+                    }
+                    v2::StateUpdate::Idle(idle)
+                        if held && !matches!(idle.stop_reason, v2::IdleStateUpdateStopReason::None { .. }) =>
+                    {
+                        idle.stop_reason
+                    }
+                    v2::StateUpdate::Idle(_) if held => {
+                        return dropped("an idle state without a stop reason does not end a v1 prompt turn")
+                    }
+                    v2::StateUpdate::Idle(_) | v2::StateUpdate::Running(_) => {
+                        return dropped("v1 has no session state outside the response to a prompt")
+                    }
+                    v2::StateUpdate::RequiresAction(_) => {
+                        return dropped(
+                            "v1 has no requires_action state (the v1 client sees the request that needs it)",
+                        )
+                    }
+                    #[allow(unreachable_patterns)]
+                    _ => return dropped("this session state has no v1 form"),
+                };
+                let Some((req_id, _)) = self.session(&session).prompt.take() else {
+                    unreachable!("held");
                 };
                 let out = match stop {
                     v2::IdleStateUpdateStopReason::Error(e) => {
@@ -896,7 +919,7 @@ impl V2ToV1 {
                         let v = json!({"jsonrpc": "2.0", "id": req_id, "error": to_value(&err)});
                         return Ok((vec![v], losses));
                     }
-                    v2::IdleStateUpdateStopReason::None { .. } => return Ok((Vec::new(), Vec::new())),
+                    v2::IdleStateUpdateStopReason::None { .. } => unreachable!("matched above"),
                     other => {
                         let r: Value = to_value(&other);
                         let reason = r.get("stopReason").cloned().unwrap_or(r);

@@ -5,7 +5,7 @@
 // shapes have more fields, and this code compiles in both builds.
 #![allow(clippy::field_reassign_with_default)]
 
-use super::{Cx, Fail, LossKind, ToV1, ToV2};
+use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
 use crate::runtime::Nullable;
 use crate::{v1, v2};
 
@@ -21,7 +21,8 @@ type R<T> = Result<T, Fail>;
 
 impl ToV2 for v1::Diff {
     type V2 = v2::Diff;
-    fn to_v2(self, _: &mut Cx) -> R<v2::Diff> {
+    fn to_v2(self, cx: &mut Cx) -> R<v2::Diff> {
+        self.check_unstable(cx)?;
         let old = match self.old_text {
             Nullable::Value(t) => Some(t),
             _ => None,
@@ -45,6 +46,7 @@ impl ToV2 for v1::Diff {
 impl ToV1 for v2::Diff {
     type V1 = v1::Diff;
     fn to_v1(self, cx: &mut Cx) -> R<v1::Diff> {
+        self.check_unstable(cx)?;
         // v1 shows one file's old and new text: take them from the patch.
         if self.changes.len() != 1 {
             return Err(cx.unconvertible(format!(
@@ -182,6 +184,7 @@ impl ToV1 for v2::Terminal {
 impl ToV2 for v1::ContentChunk {
     type V2 = v2::ContentChunk;
     fn to_v2(self, cx: &mut Cx) -> R<v2::ContentChunk> {
+        self.check_unstable(cx)?;
         let id = match self.message_id {
             Nullable::Value(id) => id.to_v2(cx)?,
             // A made-up opaque id is not a loss; the adapters give one id per
@@ -199,6 +202,7 @@ impl ToV2 for v1::ContentChunk {
 impl ToV1 for v2::ContentChunk {
     type V1 = v1::ContentChunk;
     fn to_v1(self, cx: &mut Cx) -> R<v1::ContentChunk> {
+        self.check_unstable(cx)?;
         let content = cx.at("content", |cx| self.content.to_v1(cx))?;
         let mut out = v1::ContentChunk::new(content);
         out.message_id = Nullable::Value(self.message_id.to_v1(cx)?);
@@ -213,6 +217,7 @@ impl ToV1 for v2::ContentChunk {
 impl ToV2 for v1::ElicitationSchema {
     type V2 = v2::ElicitationSchema;
     fn to_v2(self, cx: &mut Cx) -> R<v2::ElicitationSchema> {
+        self.check_unstable(cx)?;
         // Both default in the v1 schema: `type` to "object", `properties` to {}.
         let ty = match self.r#type {
             Some(t) => cx.at("type", |cx| t.to_v2(cx))?,
@@ -232,6 +237,7 @@ impl ToV2 for v1::ElicitationSchema {
 impl ToV1 for v2::ElicitationSchema {
     type V1 = v1::ElicitationSchema;
     fn to_v1(self, cx: &mut Cx) -> R<v1::ElicitationSchema> {
+        self.check_unstable(cx)?;
         let mut out = v1::ElicitationSchema::default();
         out.r#type = Some(cx.at("type", |cx| self.r#type.to_v1(cx))?);
         out.properties = Some(cx.at("properties", |cx| self.properties.to_v1(cx))?);
@@ -249,6 +255,7 @@ impl ToV1 for v2::ElicitationSchema {
 impl ToV2 for v1::Error {
     type V2 = v2::Error;
     fn to_v2(self, cx: &mut Cx) -> R<v2::Error> {
+        self.check_unstable(cx)?;
         let code = cx.at("code", |cx| self.code.to_v2(cx))?;
         let mut out = v2::Error::new(code, self.message);
         out.data = match self.data {
@@ -264,6 +271,7 @@ impl ToV2 for v1::Error {
 impl ToV1 for v2::Error {
     type V1 = v1::Error;
     fn to_v1(self, cx: &mut Cx) -> R<v1::Error> {
+        self.check_unstable(cx)?;
         let code = cx.at("code", |cx| self.code.to_v1(cx))?;
         let mut out = v1::Error::new(code, self.message);
         out.data = match self.data {
@@ -320,6 +328,7 @@ impl ToV1 for v2::RequestPermissionOutcome {
 impl ToV2 for v1::AvailableCommand {
     type V2 = v2::AvailableCommand;
     fn to_v2(self, cx: &mut Cx) -> R<v2::AvailableCommand> {
+        self.check_unstable(cx)?;
         let mut c = v2::Command::new(self.name, self.description);
         c.input = cx.at("input", |cx| self.input.to_v2(cx))?;
         c.meta = self.meta;

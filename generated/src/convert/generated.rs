@@ -15768,6 +15768,246 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
         })
     }
 }
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v1::AgentCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v1::AgentCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.providers.is_absent() {
+            cx.loss_at(
+                "providers",
+                crate::convert::LossKind::Dropped,
+                "`providers` exists only in the unstable schema, and the conversion rule of `AgentCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v1::AgentNotification {}
+impl crate::convert::UnstableFields for crate::v1::AgentRequest {}
+impl crate::convert::UnstableFields for crate::v1::AuthMethodTerminal {}
+impl crate::convert::UnstableFields for crate::v1::AvailableCommand {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v1::ClientCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v1::ClientCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.subagents.is_absent() {
+            cx.loss_at(
+                "subagents",
+                crate::convert::LossKind::Dropped,
+                "`subagents` exists only in the unstable schema, and the conversion rule of `ClientCapabilities` does not carry it",
+            )?;
+        }
+        if !self.plan.is_absent() {
+            cx.loss_at(
+                "plan",
+                crate::convert::LossKind::Dropped,
+                "`plan` exists only in the unstable schema, and the conversion rule of `ClientCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v1::ClientNotification {}
+impl crate::convert::UnstableFields for crate::v1::ClientRequest {}
+impl crate::convert::UnstableFields for crate::v1::ContentChunk {}
+impl crate::convert::UnstableFields for crate::v1::Diff {}
+impl crate::convert::UnstableFields for crate::v1::ElicitationSchema {}
+impl crate::convert::UnstableFields for crate::v1::Error {}
+impl crate::convert::UnstableFields for crate::v1::InitializeRequest {}
+impl crate::convert::UnstableFields for crate::v1::InitializeResponse {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v1::McpCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v1::McpCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if self.acp.is_some() {
+            cx.loss_at(
+                "acp",
+                crate::convert::LossKind::Dropped,
+                "`acp` exists only in the unstable schema, and the conversion rule of `McpCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v1::PromptCapabilities {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v1::PromptResponse {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v1::PromptResponse {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.usage.is_absent() {
+            cx.loss_at(
+                "usage",
+                crate::convert::LossKind::Dropped,
+                "`usage` exists only in the unstable schema, and the conversion rule of `PromptResponse` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v1::RequestPermissionRequest {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v1::SessionCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v1::SessionCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.system_prompt.is_absent() {
+            cx.loss_at(
+                "systemPrompt",
+                crate::convert::LossKind::Dropped,
+                "`systemPrompt` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.fork.is_absent() {
+            cx.loss_at(
+                "fork",
+                crate::convert::LossKind::Dropped,
+                "`fork` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.archive.is_absent() {
+            cx.loss_at(
+                "archive",
+                crate::convert::LossKind::Dropped,
+                "`archive` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.status.is_absent() {
+            cx.loss_at(
+                "status",
+                crate::convert::LossKind::Dropped,
+                "`status` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.title.is_absent() {
+            cx.loss_at(
+                "title",
+                crate::convert::LossKind::Dropped,
+                "`title` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v1::SetSessionConfigOptionRequest {}
+impl crate::convert::UnstableFields for crate::v1::Terminal {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v2::AgentCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v2::AgentCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.providers.is_absent() {
+            cx.loss_at(
+                "providers",
+                crate::convert::LossKind::Dropped,
+                "`providers` exists only in the unstable schema, and the conversion rule of `AgentCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v2::AgentNotification {}
+impl crate::convert::UnstableFields for crate::v2::AgentRequest {}
+impl crate::convert::UnstableFields for crate::v2::AuthMethodTerminal {}
+impl crate::convert::UnstableFields for crate::v2::ClientCapabilities {}
+impl crate::convert::UnstableFields for crate::v2::ClientNotification {}
+impl crate::convert::UnstableFields for crate::v2::ClientRequest {}
+impl crate::convert::UnstableFields for crate::v2::ContentChunk {}
+impl crate::convert::UnstableFields for crate::v2::Diff {}
+impl crate::convert::UnstableFields for crate::v2::ElicitationSchema {}
+impl crate::convert::UnstableFields for crate::v2::Error {}
+impl crate::convert::UnstableFields for crate::v2::InitializeRequest {}
+impl crate::convert::UnstableFields for crate::v2::InitializeResponse {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v2::McpCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v2::McpCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.acp.is_absent() {
+            cx.loss_at(
+                "acp",
+                crate::convert::LossKind::Dropped,
+                "`acp` exists only in the unstable schema, and the conversion rule of `McpCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v2::PromptCapabilities {}
+impl crate::convert::UnstableFields for crate::v2::PromptResponse {}
+impl crate::convert::UnstableFields for crate::v2::RequestPermissionRequest {}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::UnstableFields for crate::v2::SessionCapabilities {}
+#[cfg(feature = "unstable")]
+impl crate::convert::UnstableFields for crate::v2::SessionCapabilities {
+    fn check_unstable(
+        &self,
+        cx: &mut crate::convert::Cx,
+    ) -> ::core::result::Result<(), crate::convert::Fail> {
+        if !self.system_prompt.is_absent() {
+            cx.loss_at(
+                "systemPrompt",
+                crate::convert::LossKind::Dropped,
+                "`systemPrompt` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.fork.is_absent() {
+            cx.loss_at(
+                "fork",
+                crate::convert::LossKind::Dropped,
+                "`fork` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.archive.is_absent() {
+            cx.loss_at(
+                "archive",
+                crate::convert::LossKind::Dropped,
+                "`archive` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.status.is_absent() {
+            cx.loss_at(
+                "status",
+                crate::convert::LossKind::Dropped,
+                "`status` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        if !self.title.is_absent() {
+            cx.loss_at(
+                "title",
+                crate::convert::LossKind::Dropped,
+                "`title` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+impl crate::convert::UnstableFields for crate::v2::SetSessionConfigOptionRequest {}
+impl crate::convert::UnstableFields for crate::v2::Terminal {}
 /// Every pair whose conversion is generated, in this build: (v1 name,
 /// v2 name, `identical`, `reference-only` or `by rule`).
 pub const GENERATED_PAIRS: &[(&str, &str, &str)] = &[

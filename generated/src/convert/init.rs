@@ -5,7 +5,7 @@
 // shapes have more fields, and this code compiles in both builds.
 #![allow(clippy::field_reassign_with_default)]
 
-use super::{Cx, Fail, LossKind, ToV1, ToV2};
+use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
 use crate::runtime::{Extra, Nullable};
 use crate::{v1, v2};
 
@@ -51,6 +51,7 @@ fn info_to_v2(info: Nullable<v1::Implementation>, key: &'static str, cx: &mut Cx
 impl ToV2 for v1::InitializeRequest {
     type V2 = v2::InitializeRequest;
     fn to_v2(self, cx: &mut Cx) -> R<v2::InitializeRequest> {
+        self.check_unstable(cx)?;
         let info = info_to_v2(self.client_info, "clientInfo", cx)?;
         let mut out = v2::InitializeRequest::new(self.protocol_version.to_v2(cx)?, info);
         out.capabilities = cx.at("clientCapabilities", |cx| self.client_capabilities.to_v2(cx))?;
@@ -63,6 +64,7 @@ impl ToV2 for v1::InitializeRequest {
 impl ToV1 for v2::InitializeRequest {
     type V1 = v1::InitializeRequest;
     fn to_v1(self, cx: &mut Cx) -> R<v1::InitializeRequest> {
+        self.check_unstable(cx)?;
         let mut out = v1::InitializeRequest::new(self.protocol_version.to_v1(cx)?);
         out.client_info = Nullable::Value(cx.at("info", |cx| self.info.to_v1(cx))?);
         out.client_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
@@ -75,6 +77,7 @@ impl ToV1 for v2::InitializeRequest {
 impl ToV2 for v1::InitializeResponse {
     type V2 = v2::InitializeResponse;
     fn to_v2(self, cx: &mut Cx) -> R<v2::InitializeResponse> {
+        self.check_unstable(cx)?;
         let info = info_to_v2(self.agent_info, "agentInfo", cx)?;
         let mut out = v2::InitializeResponse::new(self.protocol_version.to_v2(cx)?, info);
         // v1 requires stdio MCP servers of every agent: a v1 agent always
@@ -91,6 +94,7 @@ impl ToV2 for v1::InitializeResponse {
 impl ToV1 for v2::InitializeResponse {
     type V1 = v1::InitializeResponse;
     fn to_v1(self, cx: &mut Cx) -> R<v1::InitializeResponse> {
+        self.check_unstable(cx)?;
         let mut out = v1::InitializeResponse::new(self.protocol_version.to_v1(cx)?);
         out.agent_info = Nullable::Value(cx.at("info", |cx| self.info.to_v1(cx))?);
         out.agent_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
@@ -106,6 +110,7 @@ impl ToV1 for v2::InitializeResponse {
 impl ToV2 for v1::AgentCapabilities {
     type V2 = v2::AgentCapabilities;
     fn to_v2(self, cx: &mut Cx) -> R<v2::AgentCapabilities> {
+        self.check_unstable(cx)?;
         if self.load_session == Some(true) {
             // session/load becomes session/resume with replayFrom start, which
             // v2's session capability promises anyway.
@@ -143,6 +148,7 @@ impl ToV2 for v1::AgentCapabilities {
 impl ToV1 for v2::AgentCapabilities {
     type V1 = v1::AgentCapabilities;
     fn to_v1(self, cx: &mut Cx) -> R<v1::AgentCapabilities> {
+        self.check_unstable(cx)?;
         let mut out = v1::AgentCapabilities::default();
         if let Nullable::Value(mut s) = self.session {
             let prompt = std::mem::take(&mut s.prompt);
@@ -175,6 +181,7 @@ impl ToV1 for v2::AgentCapabilities {
 impl ToV2 for v1::SessionCapabilities {
     type V2 = v2::SessionCapabilities;
     fn to_v2(self, cx: &mut Cx) -> R<v2::SessionCapabilities> {
+        self.check_unstable(cx)?;
         for (m, has) in
             [("list", !self.list.is_absent()), ("resume", !self.resume.is_absent()), ("close", !self.close.is_absent())]
         {
@@ -197,6 +204,7 @@ impl ToV2 for v1::SessionCapabilities {
 impl ToV1 for v2::SessionCapabilities {
     type V1 = v1::SessionCapabilities;
     fn to_v1(self, cx: &mut Cx) -> R<v1::SessionCapabilities> {
+        self.check_unstable(cx)?;
         if !self.prompt.is_absent() {
             cx.loss_at("prompt", LossKind::Dropped, "v1 advertises prompt capabilities beside the session's")?;
         }
@@ -218,7 +226,8 @@ impl ToV1 for v2::SessionCapabilities {
 
 impl ToV2 for v1::PromptCapabilities {
     type V2 = v2::PromptCapabilities;
-    fn to_v2(self, _: &mut Cx) -> R<v2::PromptCapabilities> {
+    fn to_v2(self, cx: &mut Cx) -> R<v2::PromptCapabilities> {
+        self.check_unstable(cx)?;
         let mut out = v2::PromptCapabilities::default();
         out.image = marker(self.image);
         out.audio = marker(self.audio);
@@ -231,7 +240,8 @@ impl ToV2 for v1::PromptCapabilities {
 
 impl ToV1 for v2::PromptCapabilities {
     type V1 = v1::PromptCapabilities;
-    fn to_v1(self, _: &mut Cx) -> R<v1::PromptCapabilities> {
+    fn to_v1(self, cx: &mut Cx) -> R<v1::PromptCapabilities> {
+        self.check_unstable(cx)?;
         let mut out = v1::PromptCapabilities::default();
         out.image = flag(&self.image);
         out.audio = flag(&self.audio);
@@ -245,6 +255,7 @@ impl ToV1 for v2::PromptCapabilities {
 impl ToV2 for v1::McpCapabilities {
     type V2 = v2::McpCapabilities;
     fn to_v2(self, cx: &mut Cx) -> R<v2::McpCapabilities> {
+        self.check_unstable(cx)?;
         if self.sse == Some(true) {
             cx.loss_at("sse", LossKind::Dropped, "v2 has no SSE MCP transport")?;
         }
@@ -260,7 +271,8 @@ impl ToV2 for v1::McpCapabilities {
 
 impl ToV1 for v2::McpCapabilities {
     type V1 = v1::McpCapabilities;
-    fn to_v1(self, _: &mut Cx) -> R<v1::McpCapabilities> {
+    fn to_v1(self, cx: &mut Cx) -> R<v1::McpCapabilities> {
+        self.check_unstable(cx)?;
         // stdio is implied in v1.
         let mut out = v1::McpCapabilities::default();
         out.http = flag(&self.http);
@@ -273,6 +285,7 @@ impl ToV1 for v2::McpCapabilities {
 impl ToV2 for v1::ClientCapabilities {
     type V2 = v2::ClientCapabilities;
     fn to_v2(self, cx: &mut Cx) -> R<v2::ClientCapabilities> {
+        self.check_unstable(cx)?;
         if let Some(fs) = &self.fs {
             if fs.read_text_file == Some(true) || fs.write_text_file == Some(true) {
                 cx.loss_at("fs", LossKind::Dropped, "v2 has no client file-system methods (fs/*)")?;
@@ -308,6 +321,7 @@ impl ToV2 for v1::ClientCapabilities {
 impl ToV1 for v2::ClientCapabilities {
     type V1 = v1::ClientCapabilities;
     fn to_v1(self, cx: &mut Cx) -> R<v1::ClientCapabilities> {
+        self.check_unstable(cx)?;
         let mut out = v1::ClientCapabilities::default();
         if let Nullable::Value(a) = self.auth {
             let mut auth = v1::AuthCapabilities::default();
@@ -358,6 +372,7 @@ impl ToV1 for v2::AuthMethod {
 impl ToV2 for v1::AuthMethodTerminal {
     type V2 = v2::AuthMethodTerminal;
     fn to_v2(self, cx: &mut Cx) -> R<v2::AuthMethodTerminal> {
+        self.check_unstable(cx)?;
         let mut out = v2::AuthMethodTerminal::new(self.id.to_v2(cx)?, self.name);
         out.description = self.description;
         out.args = self.args;
@@ -372,6 +387,7 @@ impl ToV2 for v1::AuthMethodTerminal {
 impl ToV1 for v2::AuthMethodTerminal {
     type V1 = v1::AuthMethodTerminal;
     fn to_v1(self, cx: &mut Cx) -> R<v1::AuthMethodTerminal> {
+        self.check_unstable(cx)?;
         let mut out = v1::AuthMethodTerminal::new(self.method_id.to_v1(cx)?, self.name);
         out.description = self.description;
         out.args = self.args;
@@ -436,6 +452,7 @@ impl ToV2 for v1::SetSessionConfigOptionRequest {
     type V2 = v2::SetSessionConfigOptionRequest;
     #[allow(unreachable_patterns)]
     fn to_v2(self, cx: &mut Cx) -> R<v2::SetSessionConfigOptionRequest> {
+        self.check_unstable(cx)?;
         let ty = match self.r#type {
             v1::SetSessionConfigOptionRequestType::ValueId(mut v) => {
                 strip_tag(&mut v.additional_properties, "type");
@@ -458,6 +475,7 @@ impl ToV1 for v2::SetSessionConfigOptionRequest {
     type V1 = v1::SetSessionConfigOptionRequest;
     #[allow(unreachable_patterns)]
     fn to_v1(self, cx: &mut Cx) -> R<v1::SetSessionConfigOptionRequest> {
+        self.check_unstable(cx)?;
         let ty = match self.r#type {
             v2::SetSessionConfigOptionRequestType::Id(v) => {
                 let mut id = v1::SetSessionConfigOptionRequestTypeValueId::new(v.value.to_v1(cx)?);

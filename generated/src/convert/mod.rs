@@ -475,3 +475,15 @@ pub(crate) fn arc(s: String) -> std::sync::Arc<str> {
 pub(crate) fn reset<T: serde::de::DeserializeOwned>(json: &str) -> T {
     serde_json::from_str(json).expect("the reset value of an upsert rule decodes as its field's type")
 }
+
+/// The properties of a hand-written pair's struct that only its unstable
+/// shape has (generated): the hand-written rules are written against the
+/// stable shapes, so in a build with the `unstable` feature these properties
+/// are reported as `dropped` instead of being lost without a word.
+pub(crate) trait UnstableFields {
+    /// Records a loss for each such property the value carries.
+    fn check_unstable(&self, cx: &mut Cx) -> Result<(), Fail> {
+        let _ = cx;
+        Ok(())
+    }
+}

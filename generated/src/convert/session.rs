@@ -9,7 +9,7 @@
 // shapes have more fields, and this code compiles in both builds.
 #![allow(clippy::field_reassign_with_default)]
 
-use super::{Cx, Fail, LossKind, ToV1, ToV2};
+use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
 use crate::patch::Patch;
 use crate::runtime::Nullable;
 use crate::{v1, v2};
@@ -165,6 +165,7 @@ impl ToV1 for v2::SessionUpdate {
 impl ToV2 for v1::PromptResponse {
     type V2 = v2::PromptResponse;
     fn to_v2(self, cx: &mut Cx) -> R<v2::PromptResponse> {
+        self.check_unstable(cx)?;
         cx.loss_at(
             "stopReason",
             LossKind::Dropped,

@@ -4,7 +4,7 @@
 // shapes have more fields, and this code compiles in both builds.
 #![allow(clippy::field_reassign_with_default)]
 
-use super::{Cx, Fail, LossKind, ToV1, ToV2};
+use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
 use crate::runtime::Nullable;
 use crate::{v1, v2};
 
@@ -18,6 +18,7 @@ pub(crate) const PERMISSION_TITLE: &str = "Permission requested";
 impl ToV2 for v1::RequestPermissionRequest {
     type V2 = v2::RequestPermissionRequest;
     fn to_v2(self, cx: &mut Cx) -> R<v2::RequestPermissionRequest> {
+        self.check_unstable(cx)?;
         let session_id = self.session_id.to_v2(cx)?;
         let title = match &self.tool_call.title {
             Nullable::Value(t) => t.clone(),
@@ -48,6 +49,7 @@ impl ToV2 for v1::RequestPermissionRequest {
 impl ToV1 for v2::RequestPermissionRequest {
     type V1 = v1::RequestPermissionRequest;
     fn to_v1(self, cx: &mut Cx) -> R<v1::RequestPermissionRequest> {
+        self.check_unstable(cx)?;
         let session_id = self.session_id.to_v1(cx)?;
         let subject = match self.subject {
             Nullable::Value(v2::RequestPermissionSubject::ToolCall(s)) => s,
