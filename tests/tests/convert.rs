@@ -79,7 +79,8 @@ fn schema(version: &str) -> &'static Schema {
 /// against their method's definition, responses paired with their request by id.
 #[derive(Default)]
 struct Validator {
-    requests: HashMap<String, String>,
+    /// Open requests by id (both peers may have one with the same id open).
+    requests: HashMap<String, Vec<String>>,
     errors: Vec<String>,
 }
 
@@ -100,21 +101,32 @@ impl Validator {
         };
         match (m.get("method").and_then(Value::as_str), m.get("id")) {
             (Some(method), Some(id)) => {
-                self.requests.insert(key(id), method.to_owned());
+                self.requests.entry(key(id)).or_default().push(method.to_owned());
                 check("request", method, m.get("params"), &mut self.errors);
             }
             (Some(method), None) => check("notification", method, m.get("params"), &mut self.errors),
             (None, Some(id)) => {
-                let Some(method) = self.requests.remove(&key(id)) else {
+                let open = self.requests.entry(key(id)).or_default();
+                if open.is_empty() {
                     self.errors.push(format!("{version}: a response to an unknown request: {m}"));
                     return;
-                };
-                if let Some(e) = m.get("error") {
-                    self.errors
-                        .extend(s.check("Error", e).into_iter().map(|e| format!("{version} {method} error: {e}")));
-                } else {
-                    check("response", &method, m.get("result"), &mut self.errors);
                 }
+                // The request whose definition the response fits.
+                let mut first = None;
+                for (i, method) in open.clone().iter().enumerate() {
+                    let mut errs = Vec::new();
+                    if let Some(e) = m.get("error") {
+                        errs.extend(s.check("Error", e).into_iter().map(|e| format!("{version} {method} error: {e}")));
+                    } else {
+                        check("response", method, m.get("result"), &mut errs);
+                    }
+                    if errs.is_empty() {
+                        open.remove(i);
+                        return;
+                    }
+                    first.get_or_insert(errs);
+                }
+                self.errors.extend(first.unwrap_or_default());
             }
             _ => self.errors.push(format!("{version}: not a message: {m}")),
         }
@@ -674,4 +686,45 @@ fn v2_states_without_a_v1_form_are_dropped_with_a_loss() {
     let (out, report) = drive("v2", &m);
     assert_eq!(out.len(), 4, "only the session set-up: {out:?}");
     insta::assert_snapshot!("state_losses", report.join("\n"));
+}
+
+#[test]
+fn the_same_id_open_in_both_directions_pairs_by_result_shape() {
+    let mut m = v1_session();
+    m.push(req(2, "session/prompt", json!({"sessionId": "s1", "prompt": [{"type": "text", "text": "rm"}]})));
+    m.push(upd(json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Delete", "kind": "delete"})));
+    m.push(req(2, "session/request_permission", json!({"sessionId": "s1", "toolCall": {"toolCallId": "c1"}, "options": [{"optionId": "y", "name": "Yes", "kind": "allow_once"}]})));
+    m.push(res(2, json!({"outcome": {"outcome": "selected", "optionId": "y"}})));
+    m.push(res(2, json!({"stopReason": "end_turn"})));
+    let (out, report) = drive("v1", &m);
+    assert!(report.iter().all(|r| !r.contains("rejected")), "{report:?}");
+    assert_eq!(out.last().unwrap()["params"]["update"]["stopReason"], "end_turn");
+    assert!(out.iter().any(|o| o["result"]["outcome"]["optionId"] == "y"));
+}
+
+#[test]
+fn set_mode_answers_with_the_new_mode_current() {
+    let mut m = v1_session();
+    m.push(req(2, "session/set_mode", json!({"sessionId": "s1", "modeId": "code"})));
+    m.push(res(2, json!({})));
+    let (out, _) = drive("v1", &m);
+    let r = out.last().unwrap();
+    assert_eq!(r["result"]["configOptions"][0]["currentValue"], "code");
+}
+
+#[test]
+fn a_content_chunk_converts_only_its_block_and_a_failed_tool_call_is_not_seen() {
+    let mut m = v2_session();
+    m.push(upd(json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "T", "status": "cancelled"})));
+    m.push(upd(json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed"})));
+    m.push(upd(json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1", "content": {"type": "content", "content": {"type": "text", "text": "a"}}})));
+    m.push(upd(json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1", "content": {"type": "content", "content": {"type": "image", "data": "AA==", "mimeType": "image/png", "annotations": {"audience": ["_robot"]}}}})));
+    m.push(upd(json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1", "content": {"type": "content", "content": {"type": "text", "text": "b"}}})));
+    let (out, report) = drive("v2", &m);
+    let u = updates(&out);
+    // The first update (`cancelled`) failed: the second is the v1 `tool_call`.
+    assert_eq!(u[0]["sessionUpdate"], "tool_call");
+    assert_eq!(u[0]["status"], "completed");
+    assert_eq!(u[2]["content"].as_array().unwrap().len(), 2, "a and b; the unconvertible block is not there: {}", u[2]);
+    insta::assert_snapshot!("content_chunk_losses", report.join("\n"));
 }

@@ -103,6 +103,94 @@ fn id_key<T: serde::Serialize>(id: &T) -> String {
     serde_json::to_string(id).unwrap_or_default()
 }
 
+/// The open requests of a connection, by the side that handles them and their
+/// id: the two peers number their requests independently, so the same id can
+/// be open in both directions at once. A response is paired with the request
+/// of its id; when both directions have one open, with the one whose result
+/// type the response decodes as (if both decode, it cannot be paired and is
+/// rejected).
+#[derive(Debug)]
+struct Open<P> {
+    map: HashMap<(String, String), P>,
+}
+
+impl<P> Default for Open<P> {
+    fn default() -> Self {
+        Open { map: HashMap::new() }
+    }
+}
+
+/// What a pending request remembers: its method.
+trait Method {
+    fn method(&self) -> &str;
+}
+
+impl<P: Method> Open<P> {
+    fn insert(&mut self, side: Option<crate::runtime::rpc::Side>, id: String, p: P) {
+        self.map.insert((format!("{side:?}"), id), p);
+    }
+
+    /// The open requests with this id: (side, method).
+    fn candidates(&self, id: &str) -> Vec<(String, String)> {
+        let mut c: Vec<(String, String)> = self
+            .map
+            .iter()
+            .filter(|((_, i), _)| i == id)
+            .map(|((s, _), p)| (s.clone(), p.method().to_owned()))
+            .collect();
+        c.sort();
+        c
+    }
+
+    fn take(&mut self, side: &str, id: &str) -> Option<P> {
+        self.map.remove(&(side.to_owned(), id.to_owned()))
+    }
+
+    /// Decodes a message, pairing a response with its request. Returns the
+    /// side of the paired request (for [`Open::take`]).
+    fn decode<M>(
+        &self,
+        text: &str,
+        decode: impl Fn(&str, &mut dyn FnMut(String) -> Option<String>) -> Result<M, DispatchError>,
+    ) -> Result<(M, Option<String>), AdaptError> {
+        let seen: std::cell::RefCell<Vec<(String, String)>> = Default::default();
+        let first = decode(text, &mut |id| {
+            let c = self.candidates(&id);
+            let m = c.first().map(|(_, m)| m.clone());
+            *seen.borrow_mut() = c;
+            m
+        });
+        let cands = seen.into_inner();
+        if cands.len() < 2 {
+            return first.map(|m| (m, cands.first().map(|(s, _)| s.clone()))).map_err(AdaptError::Rejected);
+        }
+        // The same id is open in both directions: the response belongs to the
+        // request whose result it decodes as.
+        let mut fits = Vec::new();
+        let mut first_error = None;
+        for (side, method) in &cands {
+            match decode(text, &mut |_| Some(method.clone())) {
+                Ok(m) => fits.push((m, side.clone())),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match fits.len() {
+            1 => {
+                let (m, side) = fits.pop().expect("one");
+                Ok((m, Some(side)))
+            }
+            0 => Err(AdaptError::Rejected(first_error.expect("a failed candidate"))),
+            _ => Err(AdaptError::Rejected(DispatchError::new(
+                crate::runtime::rpc::DispatchErrorKind::UnknownRequest,
+                "/id",
+                "both peers have a request with this id open and the response fits either: it cannot be paired",
+            ))),
+        }
+    }
+}
+
 fn to_value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
@@ -134,6 +222,8 @@ fn run<T>(strict: bool, base: &str, f: impl FnOnce(&mut Cx) -> Result<T, Fail>) 
 struct Pending1 {
     method: String,
     session: Option<String>,
+    /// The mode a `session/set_mode` asks for.
+    mode: Option<v1::SessionModeId>,
     /// The request produced no output: its response has none either.
     failed: bool,
 }
@@ -154,12 +244,28 @@ struct Session1 {
 #[derive(Debug, Default)]
 pub struct V1ToV2 {
     strict: bool,
-    pending: HashMap<String, Pending1>,
+    pending: Open<Pending1>,
     sessions: HashMap<String, Session1>,
     ids: u64,
 }
 
+impl Method for Pending1 {
+    fn method(&self) -> &str {
+        &self.method
+    }
+}
+
 impl V1ToV2 {
+    /// The request an error response answers: the only one open with its id
+    /// (an error cannot tell the directions apart; with two, neither is closed).
+    fn take_error_target(&mut self, id: &str) -> Option<Pending1> {
+        let c = self.pending.candidates(id);
+        match c.as_slice() {
+            [(side, _)] => self.pending.take(side, id),
+            _ => None,
+        }
+    }
+
     /// An adapter that reports losses and goes on.
     pub fn new() -> Self {
         Self::default()
@@ -177,17 +283,20 @@ impl V1ToV2 {
 
     /// Converts one v1 message (JSON text).
     pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
-        let pending = &self.pending;
-        let msg = v1::rpc::Message::decode(text, |id| pending.get(&id_key(id)).map(|p| p.method.clone()))
-            .map_err(AdaptError::Rejected)?;
+        let (msg, side) = self.pending.decode(text, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let side = side.unwrap_or_default();
         let strict = self.strict;
         match msg {
             v1::rpc::Message::Request { id, request, form } => {
                 let key = id_key(&id);
-                let method = request.method().to_owned();
+                let (method, side) = (request.method().to_owned(), request.side());
                 let session = session_of_v1_request(&request);
+                let mode = match &request {
+                    v1::rpc::Request::Agent(v1::rpc::RequestToAgent::SessionSetMode(p)) => Some(p.mode_id.clone()),
+                    _ => None,
+                };
                 let r = self.request(id, request, form);
-                self.pending.insert(key, Pending1 { method, session, failed: r.is_err() });
+                self.pending.insert(side, key, Pending1 { method, session, mode, failed: r.is_err() });
                 let (out, losses) = r?;
                 Ok(Adapted { messages: out, losses })
             }
@@ -196,7 +305,7 @@ impl V1ToV2 {
                 Ok(Adapted { messages: out, losses })
             }
             v1::rpc::Message::Response { id, response, form } => {
-                let pending = self.pending.remove(&id_key(&id)).expect("decoded against a pending request");
+                let pending = self.pending.take(&side, &id_key(&id)).expect("decoded against an open request");
                 if pending.failed {
                     return Err(unanswered(&pending.method));
                 }
@@ -204,7 +313,7 @@ impl V1ToV2 {
                 Ok(Adapted { messages: out, losses })
             }
             v1::rpc::Message::Error { id, error } => {
-                let pending = id.as_ref().and_then(|i| self.pending.remove(&id_key(i)));
+                let pending = id.as_ref().and_then(|i| self.take_error_target(&id_key(i)));
                 if let Some(p) = pending.as_ref().filter(|p| p.failed) {
                     return Err(unanswered(&p.method));
                 }
@@ -251,8 +360,9 @@ impl V1ToV2 {
         let (req, more) = match request {
             A::Agent(AA::SessionPrompt(p)) => {
                 let session = p.session_id.as_str().to_owned();
-                let prompt = to_value(&p.prompt);
                 let (p, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                // The echo carries the converted prompt.
+                let prompt = to_value(&p.prompt);
                 // The acknowledgement, the echo of the prompt, and `running`.
                 let message_id = self.fresh_id();
                 after.push(response(to_value(&id2), json!({"messageId": message_id})));
@@ -286,6 +396,10 @@ impl V1ToV2 {
                     let value = json!({"sessionId": p.session_id.as_str(), "configId": MODE_CONFIG_ID, "type": "id", "value": p.mode_id.as_str()});
                     let mut r: v2::SetSessionConfigOptionRequest = super::redecode(cx, value, "the mode")?;
                     r.meta = p.meta;
+                    // A request beside a flattened union keeps unknown properties in its arm.
+                    if let v2::SetSessionConfigOptionRequestType::Id(id) = &mut r.r#type {
+                        id.additional_properties = p.additional_properties;
+                    }
                     Ok(r)
                 })?;
                 (B::Agent(BA::SessionSetConfigOption(p)), l)
@@ -431,11 +545,15 @@ impl V1ToV2 {
                 }));
             };
             modes.current_mode_id = m.current_mode_id.clone();
-            let options = config_options_with_modes(&s.options, s.modes.as_ref());
-            let u = json!({"sessionUpdate": "config_option_update", "configOptions": options});
-            return Ok((vec![update(&session, u)], Vec::new()));
+            let (options, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+            let mut u = json!({"sessionUpdate": "config_option_update", "configOptions": to_value(&options)});
+            if let Nullable::Value(meta) = &m.meta {
+                u["_meta"] = Value::Object((**meta).clone());
+            }
+            let losses = modes_loss(self.strict, "/params/update", why)?;
+            return Ok((vec![update(&session, u)], losses));
         }
-        let (u, losses) = run(strict, "/params", |cx| {
+        let (mut u, mut losses) = run(strict, "/params", |cx| {
             let mut out = v2::UpdateSessionNotification::new(
                 cx.at("sessionId", |cx| n.session_id.to_v2(cx))?,
                 cx.at("update", |cx| n.update.to_v2(cx))?,
@@ -444,6 +562,14 @@ impl V1ToV2 {
             out.additional_properties = n.additional_properties;
             Ok(out)
         })?;
+        // v2 replaces the whole option list: the session's options, and the modes.
+        if let v2::SessionUpdate::ConfigOptionUpdate(c) = &mut u.update {
+            let s = self.session(&session);
+            s.options = c.config_options.clone();
+            let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+            c.config_options = all;
+            losses.extend(modes_loss(strict, "/params/update", why)?);
+        }
         let m = v2::rpc::Message::Notification {
             notification: v2::rpc::Notification::Client(v2::rpc::NotificationToClient::SessionUpdate(u)),
             form: ParamsForm::Object,
@@ -473,6 +599,16 @@ impl V1ToV2 {
                 if let Nullable::Value(meta) = &p.meta {
                     idle["_meta"] = Value::Object((**meta).clone());
                 }
+                // Unknown properties go with it (the idle state keeps them).
+                for (k, v) in p.additional_properties.iter() {
+                    if idle.get(k).is_none() {
+                        idle[k.as_str()] = v.clone();
+                    }
+                }
+                {
+                    use super::UnstableFields;
+                    losses.extend(run(strict, "/result", |cx| p.check_unstable(cx))?.1);
+                }
                 return Ok((vec![update(&session, idle)], losses));
             }
             A::Agent(AA::SessionNew(p)) => {
@@ -489,9 +625,11 @@ impl V1ToV2 {
                 let s = self.session(&session);
                 s.options = out.config_options.clone().unwrap_or_default();
                 s.modes = modes;
+                let mut l = l;
                 if s.modes.is_some() {
-                    let all = config_options_with_modes(&s.options, s.modes.as_ref());
-                    out.config_options = serde_json::from_value(Value::Array(all)).ok();
+                    let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                    out.config_options = Some(all);
+                    l.extend(modes_loss(strict, "/result/modes", why)?);
                 }
                 (B::Agent(BA::SessionNew(out)), l)
             }
@@ -510,38 +648,67 @@ impl V1ToV2 {
                 let s = self.session(&session);
                 s.options = options;
                 s.modes = modes;
-                let all = config_options_with_modes(&s.options, s.modes.as_ref());
+                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                let mut l = l;
+                l.extend(modes_loss(strict, "/result/modes", why)?);
                 let mut r = v2::ResumeSessionResponse::default();
                 if !all.is_empty() {
-                    r.config_options = serde_json::from_value(Value::Array(all)).ok();
+                    r.config_options = Some(all);
                 }
                 r.meta = p.meta;
                 r.additional_properties = p.additional_properties;
                 (B::Agent(BA::SessionResume(r)), l)
             }
             A::Agent(AA::SessionSetMode(p)) => {
+                // The mode asked for is now the current one.
                 let session = pending.session.unwrap_or_default();
                 let s = self.session(&session);
-                let all = config_options_with_modes(&s.options, s.modes.as_ref());
-                let mut r: v2::SetSessionConfigOptionResponse = serde_json::from_value(json!({"configOptions": all}))
-                    .unwrap_or_else(|_| v2::SetSessionConfigOptionResponse::new(Vec::new()));
+                if let (Some(m), Some(modes)) = (pending.mode, s.modes.as_mut()) {
+                    modes.current_mode_id = m;
+                }
+                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                let mut r = v2::SetSessionConfigOptionResponse::new(all);
                 r.meta = p.meta;
-                (B::Agent(BA::SessionSetConfigOption(r)), Vec::new())
+                r.additional_properties = p.additional_properties;
+                (B::Agent(BA::SessionSetConfigOption(r)), modes_loss(strict, "/result", why)?)
+            }
+            A::Agent(AA::SessionSetConfigOption(p)) => {
+                // The whole option list: the session's options, and the modes.
+                let session = pending.session.unwrap_or_default();
+                let (mut r, l) = conv_at(strict, "/result", p, |p| p)?;
+                let s = self.session(&session);
+                s.options = r.config_options.clone();
+                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                r.config_options = all;
+                let mut l = l;
+                l.extend(modes_loss(strict, "/result", why)?);
+                (B::Agent(BA::SessionSetConfigOption(r)), l)
             }
             A::Agent(AA::Initialize(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::Initialize(p)))?,
             A::Agent(AA::Authenticate(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogin(p)))?,
             A::Agent(AA::Logout(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogout(p)))?,
             A::Agent(AA::SessionList(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionList(p)))?,
             A::Agent(AA::SessionDelete(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionDelete(p)))?,
-            A::Agent(AA::SessionResume(p)) => {
+            A::Agent(AA::SessionResume(mut p)) => {
                 let session = pending.session.unwrap_or_default();
                 before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
-                conv_at(strict, "/result", p, |p| B::Agent(BA::SessionResume(p)))?
+                // Modes become the mode option, as for session/load.
+                let modes = match std::mem::take(&mut p.modes) {
+                    Nullable::Value(m) => Some(m),
+                    _ => None,
+                };
+                let (mut r, mut l) = conv_at(strict, "/result", p, |p| p)?;
+                let s = self.session(&session);
+                s.options = r.config_options.clone().unwrap_or_default();
+                s.modes = modes;
+                if s.modes.is_some() {
+                    let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                    r.config_options = Some(all);
+                    l.extend(modes_loss(strict, "/result/modes", why)?);
+                }
+                (B::Agent(BA::SessionResume(r)), l)
             }
             A::Agent(AA::SessionClose(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionClose(p)))?,
-            A::Agent(AA::SessionSetConfigOption(p)) => {
-                conv_at(strict, "/result", p, |p| B::Agent(BA::SessionSetConfigOption(p)))?
-            }
             A::Client(AC::SessionRequestPermission(p)) => {
                 conv_at(strict, "/result", p, |p| B::Client(BC::SessionRequestPermission(p)))?
             }
@@ -565,35 +732,70 @@ fn session_of_v1_request(r: &v1::rpc::Request) -> Option<String> {
         A::Agent(AA::SessionLoad(p)) => Some(p.session_id.as_str().to_owned()),
         A::Agent(AA::SessionResume(p)) => Some(p.session_id.as_str().to_owned()),
         A::Agent(AA::SessionSetMode(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionSetConfigOption(p)) => Some(p.session_id.as_str().to_owned()),
         _ => None,
     }
 }
 
-/// The v2 config options of a session plus the mode option made from v1 modes.
-fn config_options_with_modes(options: &[v2::SessionConfigOption], modes: Option<&v1::SessionModeState>) -> Vec<Value> {
-    let mut out: Vec<Value> = options.iter().map(to_value).collect();
-    if let Some(m) = modes {
-        let values: Vec<Value> = m
-            .available_modes
-            .iter()
-            .map(|mode| {
-                let mut o = json!({"value": mode.id.as_str(), "name": mode.name});
-                if let Nullable::Value(d) = &mode.description {
-                    o["description"] = Value::from(d.clone());
-                }
-                o
-            })
-            .collect();
-        out.push(json!({
-            "configId": MODE_CONFIG_ID,
-            "name": "Mode",
-            "category": "mode",
-            "type": "select",
-            "currentValue": m.current_mode_id.as_str(),
-            "options": values,
-        }));
+/// The v2 config options of a session plus the mode option made from v1
+/// modes. The second value says why the modes could not be added (no
+/// available mode, or the agent has a mode option of its own), for a loss.
+fn config_options_with_modes(
+    options: &[v2::SessionConfigOption],
+    modes: Option<&v1::SessionModeState>,
+) -> (Vec<v2::SessionConfigOption>, Option<&'static str>) {
+    let mut out: Vec<v2::SessionConfigOption> = options.to_vec();
+    let Some(m) = modes else {
+        return (out, None);
+    };
+    if m.available_modes.is_empty() {
+        return (out, Some("no available modes: a v2 select option needs at least one value"));
     }
-    out
+    let has_mode = options.iter().any(|o| {
+        o.config_id.as_str() == MODE_CONFIG_ID
+            || matches!(o.category, Nullable::Value(v2::SessionConfigOptionCategory::Mode))
+    });
+    if has_mode {
+        return (out, Some("the agent has a mode config option of its own; its v1 modes are not added as another"));
+    }
+    let values: Vec<Value> = m
+        .available_modes
+        .iter()
+        .map(|mode| {
+            let mut o = json!({"value": mode.id.as_str(), "name": mode.name});
+            if let Nullable::Value(d) = &mode.description {
+                o["description"] = Value::from(d.clone());
+            }
+            if let Nullable::Value(meta) = &mode.meta {
+                o["_meta"] = Value::Object((**meta).clone());
+            }
+            o
+        })
+        .collect();
+    let mut option = json!({
+        "configId": MODE_CONFIG_ID,
+        "name": "Mode",
+        "category": "mode",
+        "type": "select",
+        "currentValue": m.current_mode_id.as_str(),
+        "options": values,
+    });
+    if let Nullable::Value(meta) = &m.meta {
+        option["_meta"] = Value::Object((**meta).clone());
+    }
+    match serde_json::from_value(option) {
+        Ok(o) => out.push(o),
+        Err(_) => return (out, Some("the modes do not make a valid v2 select option")),
+    }
+    (out, None)
+}
+
+/// Records the loss of v1 modes that could not become a v2 option.
+fn modes_loss(strict: bool, at: &str, why: Option<&'static str>) -> Result<Vec<Loss>, AdaptError> {
+    match why {
+        None => Ok(Vec::new()),
+        Some(w) => run(strict, at, |cx| cx.dropped(w)).map(|(_, l)| l),
+    }
 }
 
 /// A response to a request that produced no output.
@@ -660,6 +862,8 @@ struct Session2 {
     tool_calls: HashSet<String>,
     /// Messages the v1 side has content for.
     seen_messages: HashSet<String>,
+    /// The content of each tool call as the v1 side has it (v1 updates carry it whole).
+    v1_content: HashMap<String, Vec<v1::ToolCallContent>>,
     /// The held prompt: its request id (JSON) and the acknowledged message id.
     prompt: Option<(Value, Option<String>)>,
 }
@@ -668,14 +872,29 @@ struct Session2 {
 #[derive(Debug, Default)]
 pub struct V2ToV1 {
     strict: bool,
-    pending: HashMap<String, Pending2>,
+    pending: Open<Pending2>,
     sessions: HashMap<String, Session2>,
     /// What the v1 client advertised in `initialize` (`session.notices`, `session.compaction`).
     notices: bool,
     compaction: bool,
 }
 
+impl Method for Pending2 {
+    fn method(&self) -> &str {
+        &self.method
+    }
+}
+
 impl V2ToV1 {
+    /// The request an error response answers: the only one open with its id.
+    fn take_error_target(&mut self, id: &str) -> Option<Pending2> {
+        let c = self.pending.candidates(id);
+        match c.as_slice() {
+            [(side, _)] => self.pending.take(side, id),
+            _ => None,
+        }
+    }
+
     /// An adapter that reports losses and goes on.
     pub fn new() -> Self {
         Self::default()
@@ -701,22 +920,22 @@ impl V2ToV1 {
 
     /// Converts one v2 message (JSON text).
     pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
-        let pending = &self.pending;
-        let msg = v2::rpc::Message::decode(text, |id| pending.get(&id_key(id)).map(|p| p.method.clone()))
-            .map_err(AdaptError::Rejected)?;
+        let (msg, side) = self.pending.decode(text, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let side = side.unwrap_or_default();
         let strict = self.strict;
         match msg {
             v2::rpc::Message::Request { id, request, form } => {
                 let key = id_key(&id);
-                let method = request.method().to_owned();
+                let (method, side) = (request.method().to_owned(), request.side());
                 let session = session_of_v2_request(&request);
-                if let (v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(_)), Some(s)) =
-                    (&request, &session)
-                {
-                    self.session(s).prompt = Some((to_value(&id), None));
-                }
+                let prompt = matches!(&request, v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(_)));
+                let id_json = to_value(&id);
                 let r = self.request(id, request, form);
-                self.pending.insert(key, Pending2 { method, session, failed: r.is_err() });
+                // A prompt the v1 side received is held until its turn ends.
+                if let (true, Some(s), true) = (prompt, &session, r.is_ok()) {
+                    self.session(s).prompt = Some((id_json, None));
+                }
+                self.pending.insert(side, key, Pending2 { method, session, failed: r.is_err() });
                 let (out, losses) = r?;
                 Ok(Adapted { messages: out, losses })
             }
@@ -725,7 +944,7 @@ impl V2ToV1 {
                 Ok(Adapted { messages: out, losses })
             }
             v2::rpc::Message::Response { id, response, form } => {
-                let pending = self.pending.remove(&id_key(&id)).expect("decoded against a pending request");
+                let pending = self.pending.take(&side, &id_key(&id)).expect("decoded against an open request");
                 if pending.failed {
                     return Err(unanswered(&pending.method));
                 }
@@ -733,9 +952,13 @@ impl V2ToV1 {
                 Ok(Adapted { messages: out, losses })
             }
             v2::rpc::Message::Error { id, error } => {
-                if let Some(p) = id.as_ref().and_then(|i| self.pending.remove(&id_key(i))) {
+                if let Some(p) = id.as_ref().and_then(|i| self.take_error_target(&id_key(i))) {
                     if p.failed {
                         return Err(unanswered(&p.method));
+                    }
+                    // An error answers a held prompt: its turn is over.
+                    if let Some(s) = p.session.as_ref().filter(|_| p.method == "session/prompt") {
+                        self.session(s).prompt = None;
                     }
                 }
                 let ((id, e), losses) = run(strict, "", |cx| {
@@ -860,25 +1083,31 @@ impl V2ToV1 {
         let strict = self.strict;
         let session = n.session_id.as_str().to_owned();
         let (notices, compaction) = (self.notices, self.compaction);
-        let wrap =
-            |u: v1::SessionUpdate, sid: &v2::SessionId, meta: &Nullable<Box<crate::runtime::JsonObject>>| -> Value {
-                let mut out = v1::SessionNotification::new(v1::SessionId(sid.0.clone()), u);
-                out.meta = meta.clone();
-                let m = v1::rpc::Message::Notification {
-                    notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(out)),
-                    form: ParamsForm::Object,
-                };
-                m.to_value().unwrap_or(Value::Null)
+        let wrap = |u: v1::SessionUpdate,
+                    sid: &v2::SessionId,
+                    meta: &Nullable<Box<crate::runtime::JsonObject>>,
+                    extra: &crate::runtime::Extra|
+         -> Value {
+            let mut out = v1::SessionNotification::new(v1::SessionId(sid.0.clone()), u);
+            out.meta = meta.clone();
+            out.additional_properties = extra.clone();
+            let m = v1::rpc::Message::Notification {
+                notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(out)),
+                form: ParamsForm::Object,
             };
+            m.to_value().unwrap_or(Value::Null)
+        };
         let sid = n.session_id.clone();
         let meta = n.meta.clone();
+        let extra = &n.additional_properties.clone();
         match n.update {
             v2::SessionUpdate::StateUpdate(state) => {
                 let held = self.sessions.get(&session).is_some_and(|s| s.prompt.is_some());
+                let mut turn_losses = Vec::new();
                 let dropped = |what: &str| -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
                     run(strict, "/params/update", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
                 };
-                let stop = match state {
+                let (stop, turn_meta) = match state {
                     // The v1 client knows its prompt is running: it sent it.
                     v2::StateUpdate::Running(r) if held => {
                         if r.background.is_absent() {
@@ -889,7 +1118,10 @@ impl V2ToV1 {
                     v2::StateUpdate::Idle(idle)
                         if held && !matches!(idle.stop_reason, v2::IdleStateUpdateStopReason::None { .. }) =>
                     {
-                        idle.stop_reason
+                        if !idle.background.is_absent() {
+                            turn_losses.extend(dropped("v1 has no background work")?.1);
+                        }
+                        (idle.stop_reason, idle.meta)
                     }
                     v2::StateUpdate::Idle(_) if held => {
                         return dropped("an idle state without a stop reason does not end a v1 prompt turn")
@@ -913,11 +1145,19 @@ impl V2ToV1 {
                         let (err, losses) = run(strict, "/params/update/error", |cx| match e.error {
                             Nullable::Value(err) => err.to_v1(cx),
                             _ => {
+                                cx.loss(
+                                    LossKind::Synthesized,
+                                    "a v1 error response needs an error; the turn's `error` stop reason has none",
+                                )?;
                                 Ok(v1::Error::new(v1::ErrorCode::InternalError, "the prompt turn ended with an error"))
                             }
                         })?;
+                        if !turn_meta.is_absent() {
+                            turn_losses.extend(dropped("a v1 error response has no `_meta`")?.1);
+                        }
                         let v = json!({"jsonrpc": "2.0", "id": req_id, "error": to_value(&err)});
-                        return Ok((vec![v], losses));
+                        turn_losses.extend(losses);
+                        return Ok((vec![v], turn_losses));
                     }
                     v2::IdleStateUpdateStopReason::None { .. } => unreachable!("matched above"),
                     other => {
@@ -926,47 +1166,88 @@ impl V2ToV1 {
                         let (reason, losses) = run(strict, "/params/update/stopReason", |cx| {
                             super::redecode::<v1::StopReason>(cx, reason, "the stop reason")
                         })?;
-                        (response(req_id, json!({"stopReason": to_value(&reason)})), losses)
+                        let mut result = json!({"stopReason": to_value(&reason)});
+                        if let Nullable::Value(m) = turn_meta {
+                            result["_meta"] = Value::Object(*m);
+                        }
+                        turn_losses.extend(losses);
+                        (response(req_id, result), turn_losses)
                     }
                 };
                 Ok((vec![out.0], out.1))
             }
-            v2::SessionUpdate::UserMessage(m) => self.whole_message(&sid, &meta, "user", m.message_id, m.content, wrap),
-            v2::SessionUpdate::AgentMessage(m) => {
-                self.whole_message(&sid, &meta, "agent", m.message_id, m.content, wrap)
-            }
-            v2::SessionUpdate::AgentThought(m) => {
-                self.whole_message(&sid, &meta, "thought", m.message_id, m.content, wrap)
-            }
+            v2::SessionUpdate::UserMessage(m) => self.whole_message(
+                &sid,
+                &meta,
+                "user",
+                (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
+                extra,
+                wrap,
+            ),
+            v2::SessionUpdate::AgentMessage(m) => self.whole_message(
+                &sid,
+                &meta,
+                "agent",
+                (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
+                extra,
+                wrap,
+            ),
+            v2::SessionUpdate::AgentThought(m) => self.whole_message(
+                &sid,
+                &meta,
+                "thought",
+                (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
+                extra,
+                wrap,
+            ),
             v2::SessionUpdate::ToolCallUpdate(u) => {
                 let key = u.tool_call_id.as_str().to_owned();
                 let s = self.session(&session);
                 s.reducer.apply(v2::SessionUpdate::ToolCallUpdate(u.clone()));
-                if s.tool_calls.insert(key.clone()) {
+                if !s.tool_calls.contains(&key) {
                     // The first update of an id: a v1 `tool_call` with the state.
                     let state = s.reducer.tool_calls.get(&u.tool_call_id).cloned().expect("applied");
-                    let (t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta)], losses));
+                    let (mut t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
+                    t.additional_properties = u.additional_properties;
+                    s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
+                    s.tool_calls.insert(key);
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
                 }
                 let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
-                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta)], losses))
+                if let Nullable::Value(c) = &u.content {
+                    s.v1_content.insert(key, c.clone());
+                }
+                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], losses))
             }
             v2::SessionUpdate::ToolCallContentChunk(c) => {
                 let id = c.tool_call_id.clone();
+                let key = id.as_str().to_owned();
                 let s = self.session(&session);
-                s.reducer.apply(v2::SessionUpdate::ToolCallContentChunk(c));
-                let state = s.reducer.tool_calls.get(&id).cloned().expect("applied");
-                if s.tool_calls.insert(id.as_str().to_owned()) {
+                s.reducer.apply(v2::SessionUpdate::ToolCallContentChunk(c.clone()));
+                if !s.tool_calls.contains(&key) {
+                    let state = s.reducer.tool_calls.get(&id).cloned().expect("applied");
                     let (t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta)], losses));
+                    s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
+                    s.tool_calls.insert(key);
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
                 }
-                // v1 replaces content whole: the update carries all of it.
-                let (u, losses) = run(strict, "/params/update", |cx| {
-                    let mut u = v1::ToolCallUpdate::new(cx.at("toolCallId", |cx| id.to_v1(cx))?);
-                    u.content = Nullable::Value(cx.at("content", |cx| state.content.to_v1(cx))?);
-                    Ok(u)
-                })?;
-                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta)], losses))
+                // v1 replaces content whole: the update carries all of it, the
+                // new block converted once and appended to what v1 already has.
+                let (block, mut losses) = run(strict, "/params/update/content", |cx| c.content.to_v1(cx))?;
+                if !c.meta.is_absent() {
+                    losses.extend(
+                        run(strict, "/params/update/_meta", |cx| {
+                            cx.dropped("a v1 tool-call update has no place for a content chunk's `_meta`")
+                        })?
+                        .1,
+                    );
+                }
+                let content = s.v1_content.entry(key).or_default();
+                content.push(block);
+                let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(id.0.clone()));
+                u.content = Nullable::Value(content.clone());
+                u.additional_properties = c.additional_properties;
+                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], losses))
             }
             update => {
                 // Chunks mark their message as seen by the v1 side.
@@ -991,7 +1272,7 @@ impl V2ToV1 {
                     return Ok((Vec::new(), losses));
                 }
                 let (u, losses) = run(strict, "/params/update", |cx| update.to_v1(cx))?;
-                Ok((vec![wrap(u, &sid, &meta)], losses))
+                Ok((vec![wrap(u, &sid, &meta, extra)], losses))
             }
         }
     }
@@ -1002,17 +1283,20 @@ impl V2ToV1 {
         sid: &v2::SessionId,
         meta: &Nullable<Box<crate::runtime::JsonObject>>,
         kind: &str,
-        id: v2::MessageId,
-        content: crate::patch::Patch<Vec<v2::ContentBlock>>,
-        wrap: impl Fn(v1::SessionUpdate, &v2::SessionId, &Nullable<Box<crate::runtime::JsonObject>>) -> Value,
+        (id, content, has_more): (v2::MessageId, crate::patch::Patch<Vec<v2::ContentBlock>>, bool),
+        extra: &crate::runtime::Extra,
+        wrap: impl Fn(
+            v1::SessionUpdate,
+            &v2::SessionId,
+            &Nullable<Box<crate::runtime::JsonObject>>,
+            &crate::runtime::Extra,
+        ) -> Value,
     ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
         let strict = self.strict;
         let s = self.session(sid.as_str());
         // The echo of a prompt the v1 client sent itself.
-        if kind == "user"
-            && s.prompt.is_some()
-            && s.prompt.as_ref().is_some_and(|(_, m)| m.as_deref() == Some(id.as_str()))
-        {
+        if kind == "user" && s.prompt.as_ref().is_some_and(|(_, m)| m.as_deref() == Some(id.as_str())) {
+            s.seen_messages.insert(id.as_str().to_owned());
             return Ok((Vec::new(), Vec::new()));
         }
         let blocks = match content {
@@ -1032,6 +1316,12 @@ impl V2ToV1 {
         }
         let mut out = Vec::new();
         let mut losses = Vec::new();
+        if has_more {
+            let (_, l) = run(strict, "/params/update", |cx| {
+                cx.dropped("v1 message chunks carry no message-level `_meta` or other properties")
+            })?;
+            losses.extend(l);
+        }
         for (i, b) in blocks.into_iter().enumerate() {
             let (chunk, l) = run(strict, &format!("/params/update/content/{i}"), |cx| {
                 let mut c = v1::ContentChunk::new(b.to_v1(cx)?);
@@ -1044,7 +1334,7 @@ impl V2ToV1 {
                 "agent" => v1::SessionUpdate::AgentMessageChunk(chunk),
                 _ => v1::SessionUpdate::AgentThoughtChunk(chunk),
             };
-            out.push(wrap(u, sid, meta));
+            out.push(wrap(u, sid, meta, extra));
         }
         Ok((out, losses))
     }

@@ -49,12 +49,24 @@ impl ToV1 for v2::Diff {
         self.check_unstable(cx)?;
         // v1 shows one file's old and new text: take them from the patch.
         if self.changes.len() != 1 {
-            return Err(cx.unconvertible(format!(
-                "a diff of {} file changes; a v1 diff shows exactly one file",
-                self.changes.len()
-            )));
+            return Err(cx.at("changes", |cx| {
+                cx.unconvertible(format!(
+                    "a diff of {} file changes; a v1 diff shows exactly one file",
+                    self.changes.len()
+                ))
+            }));
         }
         let change = self.changes.into_iter().next().expect("one change");
+        cx.enter("changes");
+        cx.enter_index(0);
+        if !change.mime_type.is_absent() {
+            cx.loss_at("mimeType", LossKind::Dropped, "a v1 diff has no MIME type")?;
+        }
+        if !change.meta.is_absent() {
+            cx.loss_at("_meta", LossKind::Dropped, "a v1 diff has no per-change `_meta`")?;
+        }
+        cx.leave();
+        cx.leave();
         let (path, added) = match change.operation {
             v2::DiffChangeOperation::Add(p) => (p.path, true),
             v2::DiffChangeOperation::Modify(p) => (p.path, false),
@@ -65,13 +77,33 @@ impl ToV1 for v2::Diff {
             }
         };
         let patch = match self.patch {
-            Nullable::Value(p) if p.format == v2::DiffPatchFormat::GitPatch => p.text,
-            _ => return Err(cx.unconvertible("a diff without git patch text: v1 needs the file's old and new text")),
+            Nullable::Value(p) if p.format == v2::DiffPatchFormat::GitPatch => {
+                if !p.meta.is_absent() || !p.additional_properties.is_empty() {
+                    cx.loss_at(
+                        "patch",
+                        LossKind::Dropped,
+                        "a v1 diff has no place for the patch's `_meta` or other properties",
+                    )?;
+                }
+                p.text
+            }
+            _ => {
+                return Err(cx.at("patch", |cx| {
+                    cx.unconvertible("a diff without git patch text: v1 needs the file's old and new text")
+                }))
+            }
         };
-        let (old, new, whole) = match texts_from_patch(&patch) {
+        let (old, new) = match texts_from_patch(&patch) {
             Some(t) => t,
-            None => return Err(cx.at("patch", |cx| cx.unconvertible("the patch text could not be read"))),
+            None => {
+                return Err(
+                    cx.at("patch", |cx| cx.at("text", |cx| cx.unconvertible("the patch text could not be read")))
+                )
+            }
         };
+        // Whole files only when the patch is exactly the rewrite this
+        // converter writes; any other patch may show only part of a file.
+        let whole = git_patch(&path.0, if added { None } else { Some(&old) }, &new) == patch;
         if !whole {
             cx.loss_at(
                 "patch",
@@ -111,21 +143,14 @@ fn git_patch(path: &str, old: Option<&str>, new: &str) -> String {
 }
 
 /// The old and new text of a one-file patch: context and `-` lines, context
-/// and `+` lines, hunk after hunk. `whole` when the patch is one hunk from the
-/// first line with no context (a rewrite of the whole file, as [`git_patch`]
-/// writes, or a new file).
-fn texts_from_patch(patch: &str) -> Option<(String, String, bool)> {
+/// and `+` lines, hunk after hunk.
+fn texts_from_patch(patch: &str) -> Option<(String, String)> {
     let (mut old, mut new) = (String::new(), String::new());
     let mut hunks = 0;
-    let mut context = false;
-    let mut first_at_start = false;
     let mut last: Option<char> = None;
     for line in patch.split_inclusive('\n') {
-        if let Some(h) = line.strip_prefix("@@ ") {
+        if line.starts_with("@@ ") {
             hunks += 1;
-            if hunks == 1 {
-                first_at_start = h.starts_with("-0,0 ") || h.starts_with("-1,") || h.starts_with("-1 ");
-            }
             continue;
         }
         if hunks == 0 {
@@ -146,7 +171,6 @@ fn texts_from_patch(patch: &str) -> Option<(String, String, bool)> {
             Some('-') => old.push_str(&line[1..]),
             Some('+') => new.push_str(&line[1..]),
             Some(' ') => {
-                context = true;
                 old.push_str(&line[1..]);
                 new.push_str(&line[1..]);
             }
@@ -155,7 +179,7 @@ fn texts_from_patch(patch: &str) -> Option<(String, String, bool)> {
         }
         last = line.chars().next();
     }
-    (hunks > 0).then_some((old, new, hunks == 1 && !context && first_at_start))
+    (hunks > 0).then_some((old, new))
 }
 
 // ---- Terminal -------------------------------------------------------------------------
@@ -399,15 +423,16 @@ mod tests {
             (Some("only old\n"), ""),
         ] {
             let p = git_patch("/p", old, new);
-            let (o, n, whole) = texts_from_patch(&p).unwrap();
-            assert_eq!((o.as_str(), n.as_str(), whole), (old.unwrap_or(""), new, true), "{p}");
+            let (o, n) = texts_from_patch(&p).unwrap();
+            assert_eq!((o.as_str(), n.as_str()), (old.unwrap_or(""), new), "{p}");
         }
     }
 
     #[test]
-    fn a_patch_with_context_is_partial() {
+    fn a_patch_with_context_gives_its_hunks() {
         let p = "diff --git /p /p\n--- /p\n+++ /p\n@@ -3,2 +3,2 @@\n keep\n-old\n+new\n";
-        let (o, n, whole) = texts_from_patch(p).unwrap();
-        assert_eq!((o.as_str(), n.as_str(), whole), ("keep\nold\n", "keep\nnew\n", false));
+        let (o, n) = texts_from_patch(p).unwrap();
+        assert_eq!((o.as_str(), n.as_str()), ("keep\nold\n", "keep\nnew\n"));
+        assert_ne!(git_patch("/p", Some(&o), &n), p, "not the whole file: approximated");
     }
 }

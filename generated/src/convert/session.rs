@@ -76,9 +76,17 @@ pub(crate) fn plan_to_v1(p: v2::PlanUpdate, cx: &mut Cx) -> R<v1::Plan> {
                 )?;
             }
             let entries = cx.at("plan", |cx| cx.at("entries", |cx| items.entries.to_v1(cx)))?;
+            if !items.meta.is_absent() {
+                cx.at("plan", |cx| cx.loss_at("_meta", LossKind::Dropped, "a v1 plan has one `_meta`: the update's"))?;
+            }
             let mut out = v1::Plan::new(entries);
             out.meta = p.meta;
             out.additional_properties = items.additional_properties;
+            for (k, v) in p.additional_properties.iter() {
+                if out.additional_properties.get(k).is_none() {
+                    out.additional_properties.insert(k.clone(), v.clone());
+                }
+            }
             Ok(out)
         }
         #[allow(unreachable_patterns)]

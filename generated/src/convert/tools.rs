@@ -24,11 +24,13 @@ impl ToV2 for v1::RequestPermissionRequest {
             Nullable::Value(t) => t.clone(),
             _ => {
                 // The adapters use the tool call's accumulated title instead.
-                cx.loss_at(
-                    "toolCall",
-                    LossKind::Synthesized,
-                    format!("v2 requires a title; the tool call carries none, so `{PERMISSION_TITLE}` is used"),
-                )?;
+                cx.at("toolCall", |cx| {
+                    cx.loss_at(
+                        "title",
+                        LossKind::Synthesized,
+                        format!("v2 requires a title; the tool call carries none, so `{PERMISSION_TITLE}` is used"),
+                    )
+                })?;
                 PERMISSION_TITLE.to_owned()
             }
         };
@@ -61,15 +63,30 @@ impl ToV1 for v2::RequestPermissionRequest {
             Nullable::Value(v2::RequestPermissionSubject::Other(_)) => {
                 return Err(cx.at("subject", |cx| cx.unconvertible("an unknown permission subject has no v1 form")))
             }
-            _ => return Err(cx.unconvertible("v1 asks permission about a tool call; this request names none")),
+            _ => {
+                return Err(cx.at("subject", |cx| {
+                    cx.unconvertible("v1 asks permission about a tool call; this request names none")
+                }))
+            }
         };
+        if !subject.meta.is_absent() || !subject.additional_properties.is_empty() {
+            cx.loss_at(
+                "subject",
+                LossKind::Dropped,
+                "a v1 permission request has no place for the subject's `_meta` or other properties",
+            )?;
+        }
         let mut tool_call = cx.at("subject", |cx| cx.at("toolCall", |cx| subject.tool_call.to_v1(cx)))?;
         // v1 shows the tool call's title: the request's title goes there when
         // the tool call has none, otherwise it is dropped.
         match &tool_call.title {
             Nullable::Value(t) if *t == self.title => {}
             Nullable::Value(_) => cx.loss_at("title", LossKind::Dropped, "v1 shows the tool call's own title")?,
-            _ => tool_call.title = Nullable::Value(self.title),
+            _ => {
+                // It sets the title of the client's stored tool call too.
+                cx.loss_at("title", LossKind::Approximated, "v1 shows the request's title as the tool call's title")?;
+                tool_call.title = Nullable::Value(self.title)
+            }
         }
         if let Nullable::Value(_) = self.description {
             cx.loss_at("description", LossKind::Dropped, "v1 permission requests have no description")?;
