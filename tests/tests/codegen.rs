@@ -17,6 +17,9 @@ mod fixture_behaviour;
 #[path = "codegen/model.rs"]
 mod model;
 
+#[path = "codegen/diff.rs"]
+mod diff;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

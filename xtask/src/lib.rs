@@ -14,6 +14,7 @@
 
 pub mod codegen;
 pub mod convert;
+pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod ir;

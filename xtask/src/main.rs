@@ -80,6 +80,20 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// What changed between two schema revisions, classified by who it breaks.
+    /// Each side is a schema file or a directory in the layout of `schema/`.
+    Diff {
+        /// The old side.
+        old: PathBuf,
+        /// The new side.
+        new: PathBuf,
+        /// `markdown` (a pull-request comment) or `json` (an array with one report per file compared).
+        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json"])]
+        format: String,
+        /// Exit 1 if any change is at least this level.
+        #[arg(long, value_parser = ["breaking", "dangerous"])]
+        fail_on: Option<String>,
+    },
     /// Manage the vendored schema.
     Schema {
         #[command(subcommand)]
@@ -200,6 +214,30 @@ fn main() -> ExitCode {
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),
         Command::Convert { args } => forward(&root, "convert", &args),
+        Command::Diff { old, new, format, fail_on } => {
+            let reports = match xtask::diff::diff_sides(&root, &old, &new) {
+                Ok(r) => r,
+                Err(e) => return fail(&e),
+            };
+            if format == "json" {
+                match serde_json::to_string_pretty(&reports) {
+                    Ok(t) => println!("{t}"),
+                    Err(e) => return fail(&e),
+                }
+            } else {
+                print!("{}", xtask::diff::markdown(&reports));
+            }
+            let worst = reports.iter().flat_map(|r| &r.changes).map(|c| c.level).max();
+            let limit = match fail_on.as_deref() {
+                Some("breaking") => Some(xtask::diff::Level::Breaking),
+                Some("dangerous") => Some(xtask::diff::Level::Dangerous),
+                _ => None,
+            };
+            match (worst, limit) {
+                (Some(w), Some(l)) if w >= l => ExitCode::from(1),
+                _ => ExitCode::SUCCESS,
+            }
+        }
         Command::Schema { command: SchemaCommand::Pull { version, from, schema_dir } } => {
             let source = from.map_or(Source::Npm, Source::Local);
             let dir = schema_dir.unwrap_or_else(|| root.join("schema"));

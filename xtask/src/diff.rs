@@ -1,0 +1,1042 @@
+//! `cargo xtask diff OLD NEW`: what changed between two schema revisions, in
+//! protocol terms, classified by who it breaks.
+//!
+//! The diff compares schema models ([`crate::model`]), not JSON: definitions,
+//! properties, enum values and union arms, requiredness, nullability, types
+//! (with formats, bounds and patterns), openness, the `x-deserialize-*`
+//! keywords, methods and sides, upsert rules and descriptions.
+//!
+//! Either peer may upgrade first, so each change is judged in both orders
+//! and the worse verdict is reported, naming the peers that have not upgraded
+//! and stop working with an upgraded one:
+//!
+//! - old senders, new readers: a peer on the old schema sends, a peer on the
+//!   new schema reads (a property the new schema requires is missing);
+//! - new senders, old readers: the reverse (a value the old schema does not
+//!   know arrives).
+//!
+//! Levels: `breaking` (a conforming peer fails to decode or misreads what the
+//! other sends in normal use), `dangerous` (decoding succeeds but data is
+//! dropped, degraded or read differently), `compatible`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::model::{Additional, Def, Field, Kind, Module, Payload, Peer, Type};
+
+/// How bad a change is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Compatible,
+    Dangerous,
+    Breaking,
+}
+
+impl Level {
+    /// The spelling in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Compatible => "compatible",
+            Level::Dangerous => "dangerous",
+            Level::Breaking => "breaking",
+        }
+    }
+}
+
+/// Which schema a change's pointer points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Old,
+    New,
+}
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    /// The worse verdict of the two upgrade orders.
+    pub level: Level,
+    /// What changed (`field_added`, `enum_value_removed`, ...).
+    pub kind: &'static str,
+    /// The definition it is in.
+    pub def: String,
+    /// JSON pointer into the schema file of `side`.
+    pub pointer: String,
+    /// The side `pointer` points into (`old` for removals).
+    pub side: Side,
+    /// The peers that have not upgraded and stop working (`old clients`).
+    pub breaks: Vec<String>,
+    /// Why, in one line.
+    pub reason: String,
+    /// What it does to the generated Rust.
+    pub rust: String,
+    /// Stable across unrelated edits (no pointer or description in it).
+    pub fingerprint: String,
+    /// The first method that carries the definition (`session/update`), or
+    /// `types` for a definition no method reaches.
+    pub area: String,
+}
+
+/// The whole diff of two schema files.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub old: String,
+    pub new: String,
+    pub summary: Summary,
+    pub changes: Vec<Change>,
+}
+
+/// Counts by level.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub breaking: usize,
+    pub dangerous: usize,
+    pub compatible: usize,
+}
+
+fn peer(p: Peer) -> &'static str {
+    match p {
+        Peer::Agent => "agents",
+        Peer::Client => "clients",
+        Peer::Proxy => "proxies",
+        Peer::Conductor => "conductors",
+    }
+}
+
+/// FNV-1a, 64 bits: a stable fingerprint.
+fn fingerprint(parts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain([0u8]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// A change judged in both upgrade orders.
+struct Verdict {
+    /// Old senders, new readers.
+    old_to_new: Level,
+    /// New senders, old readers.
+    new_to_old: Level,
+}
+
+impl Verdict {
+    fn same(l: Level) -> Verdict {
+        Verdict { old_to_new: l, new_to_old: l }
+    }
+}
+
+/// An upsert's state, key and the rules of the properties both sides have.
+type UpsertRules = (String, Option<String>, Vec<(String, String)>);
+
+struct Differ<'a> {
+    /// Definitions renamed without a wire change: old name -> new name.
+    renames: BTreeMap<String, String>,
+    old: BTreeMap<&'a str, &'a Def>,
+    new: BTreeMap<&'a str, &'a Def>,
+    changes: Vec<Change>,
+}
+
+impl<'a> Differ<'a> {
+    /// Who sends and reads a definition (from both models).
+    fn peers(&self, name: &str) -> (Vec<Peer>, Vec<Peer>) {
+        let mut s = BTreeSet::new();
+        let mut r = BTreeSet::new();
+        for d in [self.old.get(name), self.new.get(name)].into_iter().flatten() {
+            s.extend(d.direction.sent_by.iter().copied());
+            r.extend(d.direction.read_by.iter().copied());
+        }
+        (s.into_iter().collect(), r.into_iter().collect())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        def: &str,
+        kind: &'static str,
+        subject: &str,
+        (side, pointer): (Side, &str),
+        v: Verdict,
+        reason: String,
+        rust: &str,
+    ) {
+        let (senders, readers) = self.peers(def);
+        let mut breaks = BTreeSet::new();
+        if v.old_to_new > Level::Compatible {
+            breaks.extend(senders.iter().map(|p| format!("old {}", peer(*p))));
+        }
+        if v.new_to_old > Level::Compatible {
+            breaks.extend(readers.iter().map(|p| format!("old {}", peer(*p))));
+        }
+        let level = v.old_to_new.max(v.new_to_old);
+        let area = [self.new.get(def), self.old.get(def)]
+            .into_iter()
+            .flatten()
+            .find_map(|d| d.direction.uses.first().map(|u| u.method.clone()))
+            .unwrap_or_else(|| "types".into());
+        self.changes.push(Change {
+            area,
+            level,
+            kind,
+            def: def.to_owned(),
+            pointer: pointer.to_owned(),
+            side,
+            breaks: breaks.into_iter().collect(),
+            reason,
+            rust: rust.to_owned(),
+            fingerprint: fingerprint(&[kind, def, subject, level.as_str()]),
+        });
+    }
+
+    /// Whether two types differ only by a definition rename (reported once, as the rename).
+    fn renamed_type(&self, a: &Type, b: &Type) -> bool {
+        match (a, b) {
+            (Type::Ref(x), Type::Ref(y)) => self.renames.get(x) == Some(y),
+            (Type::Array { items: x, min_items: m }, Type::Array { items: y, min_items: n }) => {
+                m == n && self.renamed_type(x, y)
+            }
+            (Type::Map { values: x }, Type::Map { values: y }) => self.renamed_type(x, y),
+            _ => false,
+        }
+    }
+
+    fn def(&mut self, a: &Def, b: &Def) {
+        let name = b.name.as_str();
+        if a.method != b.method {
+            let (was, is) = (method_label(a), method_label(b));
+            self.push(
+                name,
+                "method_changed",
+                "",
+                (Side::New, &b.pointer),
+                Verdict::same(Level::Breaking),
+                format!("the payload's method changed from {was} to {is}: peers on the old schema call or handle the old one"),
+                "the METHOD/SIDE constants and the dispatch enums change",
+            );
+        }
+        // Upsert rules of properties both sides have (a new property's rule
+        // comes with the property, reported as added).
+        let rules = |d: &Def, other: &Def| -> Option<UpsertRules> {
+            let u = d.upsert.as_ref()?;
+            let has = |n: &str| matches!(&other.kind, Kind::Struct(s) if s.fields.iter().any(|f| f.name == n));
+            let fields = u.fields.iter().filter(|(k, _)| has(k)).map(|(k, r)| (k.clone(), format!("{r:?}"))).collect();
+            Some((u.state.clone(), u.key.clone(), fields))
+        };
+        if rules(a, b) != rules(b, a) {
+            self.push(
+                name,
+                "patch_semantics_changed",
+                "",
+                (Side::New, &b.pointer),
+                Verdict::same(Level::Dangerous),
+                "the upsert rules changed: peers apply the same message differently".into(),
+                "the state struct and the patch type change",
+            );
+        }
+        match (&a.kind, &b.kind) {
+            (Kind::Struct(x), Kind::Struct(y)) => self.structure(a, x, b, y),
+            (Kind::Enum(x), Kind::Enum(y)) => self.enumeration(a, x, b, y),
+            (Kind::Union(x), Kind::Union(y)) => self.union(a, x, b, y),
+            (x, y) if std::mem::discriminant(x) != std::mem::discriminant(y) || x != y => {
+                if shape_eq(&a.kind, &b.kind) {
+                    return self.docs(a, b);
+                }
+                self.push(
+                    name,
+                    "type_changed",
+                    "",
+                    (Side::New, &b.pointer),
+                    Verdict::same(Level::Breaking),
+                    format!("the definition changed from {} to {}", kind_label(&a.kind), kind_label(&b.kind)),
+                    "the item's shape changes: code using it stops compiling",
+                );
+                return;
+            }
+            _ => {}
+        }
+        self.docs(a, b);
+    }
+
+    fn docs(&mut self, a: &Def, b: &Def) {
+        if a.docs != b.docs {
+            self.push(
+                &b.name,
+                "description_changed",
+                "",
+                (Side::New, &b.pointer),
+                Verdict::same(Level::Compatible),
+                "the description changed".into(),
+                "documentation only",
+            );
+        }
+    }
+
+    fn structure(&mut self, a: &Def, x: &crate::model::Struct, b: &Def, y: &crate::model::Struct) {
+        let name = b.name.as_str();
+        for f in &y.fields {
+            match x.fields.iter().find(|g| g.name == f.name) {
+                None => {
+                    let (v, why) = if f.required {
+                        (
+                            Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                            "a required property was added: the new schema's readers reject messages without it",
+                        )
+                    } else {
+                        (Verdict::same(Level::Compatible), "an optional property was added")
+                    };
+                    let v = if x.additional == Additional::False {
+                        Verdict { new_to_old: Level::Dangerous, ..v }
+                    } else {
+                        v
+                    };
+                    self.push(
+                        name,
+                        "field_added",
+                        &f.name,
+                        (Side::New, &f.pointer),
+                        v,
+                        format!("`{}`: {why}", f.name),
+                        "a new field",
+                    );
+                }
+                Some(g) => self.field(name, g, f),
+            }
+        }
+        for g in &x.fields {
+            if !y.fields.iter().any(|f| f.name == g.name) {
+                let (v, why) = if g.required {
+                    (
+                        Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
+                        "a required property was removed: the old schema's readers reject messages without it",
+                    )
+                } else {
+                    (
+                        Verdict { old_to_new: Level::Compatible, new_to_old: Level::Dangerous },
+                        "an optional property was removed: the old schema's readers no longer get it",
+                    )
+                };
+                self.push(
+                    name,
+                    "field_removed",
+                    &g.name,
+                    (Side::Old, &g.pointer),
+                    v,
+                    format!("`{}`: {why}", g.name),
+                    "a field is removed: code using it stops compiling",
+                );
+            }
+        }
+        if x.additional != y.additional {
+            let v = match (x.additional, y.additional) {
+                (_, Additional::False) => Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
+                _ => Verdict { old_to_new: Level::Compatible, new_to_old: Level::Dangerous },
+            };
+            self.push(
+                name,
+                "additional_properties_changed",
+                "",
+                (Side::New, &b.pointer),
+                v,
+                format!("`additionalProperties` changed from {:?} to {:?}", x.additional, y.additional),
+                "whether unknown properties are kept changes",
+            );
+        }
+        let _ = a;
+    }
+
+    fn field(&mut self, def: &str, g: &Field, f: &Field) {
+        let at = (Side::New, f.pointer.as_str());
+        let n = &f.name;
+        if g.required != f.required {
+            let v = if f.required {
+                Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible }
+            } else {
+                Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking }
+            };
+            let why = if f.required {
+                "became required: old senders may omit it"
+            } else {
+                "became optional: the old schema's readers require it"
+            };
+            self.push(
+                def,
+                "field_requiredness_changed",
+                n,
+                at,
+                v,
+                format!("`{n}` {why}"),
+                "the field's Rust type changes between `T` and `Option<T>`: code using it stops compiling",
+            );
+        }
+        if g.nullable != f.nullable {
+            let v = if f.nullable {
+                // New senders may send `null`; an old reader rejects it unless lenient.
+                Verdict { old_to_new: Level::Compatible, new_to_old: lenient(g) }
+            } else {
+                Verdict { old_to_new: lenient(f), new_to_old: Level::Compatible }
+            };
+            let why = if f.nullable { "may now be `null`" } else { "may no longer be `null`" };
+            self.push(
+                def,
+                "field_nullability_changed",
+                n,
+                at,
+                v,
+                format!("`{n}` {why}"),
+                "the field's Rust type changes (`Nullable<T>` / `Option<T>`): code using it may stop compiling",
+            );
+        }
+        if g.ty != f.ty && !self.renamed_type(&g.ty, &f.ty) {
+            let (v, kind, why, rust) = type_change(g, f);
+            self.push(def, kind, n, at, v, format!("`{n}`: {why}"), rust);
+        }
+        for (flag, was, is) in [
+            ("x-deserialize-default-on-error", g.default_on_error, f.default_on_error),
+            ("x-deserialize-skip-invalid-items", g.skip_invalid_items, f.skip_invalid_items),
+            ("x-deserialize-default-on-null", g.default_on_null, f.default_on_null),
+        ] {
+            if was != is {
+                let (v, why) = if is {
+                    (Verdict::same(Level::Compatible), format!("`{n}` gained `{flag}`: readers are more lenient"))
+                } else {
+                    (
+                        Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
+                        format!("`{n}` lost `{flag}`: values the old schema's readers tolerated now fail the message"),
+                    )
+                };
+                self.push(
+                    def,
+                    "leniency_changed",
+                    &format!("{n}:{flag}"),
+                    at,
+                    v,
+                    why,
+                    "decoding of the field changes; its type does not",
+                );
+            }
+        }
+        if g.docs != f.docs {
+            self.push(
+                def,
+                "description_changed",
+                n,
+                at,
+                Verdict::same(Level::Compatible),
+                format!("`{n}`: the description changed"),
+                "documentation only",
+            );
+        }
+    }
+
+    fn enumeration(&mut self, a: &Def, x: &crate::model::Enum, b: &Def, y: &crate::model::Enum) {
+        let name = b.name.as_str();
+        let (old_open, new_open) = (x.fallback.is_some(), y.fallback.is_some());
+        for v in &y.variants {
+            if !x.variants.iter().any(|w| w.value == v.value) {
+                let (verdict, why) = if old_open {
+                    (
+                        Verdict::same(Level::Compatible),
+                        "a value was added to an open enum: old readers keep it as unknown",
+                    )
+                } else {
+                    (
+                        Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
+                        "a value was added to a closed enum: the old schema's readers reject it",
+                    )
+                };
+                self.push(
+                    name,
+                    "enum_value_added",
+                    &v.value.to_string(),
+                    (Side::New, &v.pointer),
+                    verdict,
+                    format!("{}: {why}", v.value),
+                    "a new variant (the enum is #[non_exhaustive]: matches outside the crate already have a wildcard)",
+                );
+            }
+        }
+        for w in &x.variants {
+            if !y.variants.iter().any(|v| v.value == w.value) {
+                let (verdict, why) = if new_open {
+                    (
+                        Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
+                        "a value was removed: the new schema's readers keep it only as unknown",
+                    )
+                } else {
+                    (
+                        Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                        "a value was removed from a closed enum: the new schema's readers reject it",
+                    )
+                };
+                self.push(
+                    name,
+                    "enum_value_removed",
+                    &w.value.to_string(),
+                    (Side::Old, &w.pointer),
+                    verdict,
+                    format!("{}: {why}", w.value),
+                    "a variant is removed: code naming it stops compiling",
+                );
+            }
+        }
+        if old_open != new_open {
+            let (verdict, why) = if new_open {
+                (Verdict::same(Level::Compatible), "the enum became open: unknown values are kept")
+            } else {
+                (
+                    Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                    "the enum became closed: values the old schema allowed are rejected",
+                )
+            };
+            self.push(
+                name,
+                "enum_openness_changed",
+                "",
+                (Side::New, &b.pointer),
+                verdict,
+                why.into(),
+                "the fallback variant is added or removed",
+            );
+        }
+        self.docs(a, b);
+    }
+
+    fn union(&mut self, a: &Def, x: &crate::model::Union, b: &Def, y: &crate::model::Union) {
+        let name = b.name.as_str();
+        let key = |v: &crate::model::Variant| v.tag.clone().unwrap_or_else(|| v.rust_name.clone());
+        let (old_open, new_open) = (x.catch_all.is_some(), y.catch_all.is_some());
+        for v in &y.variants {
+            match x.variants.iter().find(|w| key(w) == key(v)) {
+                None => {
+                    let (verdict, why) = if old_open {
+                        (
+                            Verdict::same(Level::Compatible),
+                            "an arm was added to an open union: old readers keep it whole as unknown",
+                        )
+                    } else {
+                        (
+                            Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
+                            "an arm was added to a closed union: the old schema's readers reject it",
+                        )
+                    };
+                    self.push(
+                        name,
+                        "union_arm_added",
+                        &key(v),
+                        (Side::New, &v.pointer),
+                        verdict,
+                        format!("`{}`: {why}", key(v)),
+                        "a new variant (#[non_exhaustive])",
+                    );
+                }
+                Some(w) if payload_ref(w) != payload_ref(v) => match (payload_ref(w), payload_ref(v)) {
+                    (Some(t1), Some(t2)) => {
+                        let (verdict, kind, why, rust) = type_change_of(t1, t2, Level::Breaking, Level::Breaking);
+                        self.push(
+                            name,
+                            kind,
+                            &key(v),
+                            (Side::New, &v.pointer),
+                            verdict,
+                            format!("arm `{}`: {why}", key(v)),
+                            rust,
+                        );
+                    }
+                    _ => self.push(
+                        name,
+                        "union_arm_changed",
+                        &key(v),
+                        (Side::New, &v.pointer),
+                        Verdict::same(Level::Breaking),
+                        format!("`{}`: the arm's payload changed", key(v)),
+                        "the variant's payload type changes: code using it stops compiling",
+                    ),
+                },
+                Some(_) => {}
+            }
+        }
+        for w in &x.variants {
+            if !y.variants.iter().any(|v| key(v) == key(w)) {
+                let (verdict, why) = if new_open {
+                    (
+                        Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
+                        "an arm was removed: the new schema's readers keep it only as unknown",
+                    )
+                } else {
+                    (
+                        Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                        "an arm was removed from a closed union: the new schema's readers reject it",
+                    )
+                };
+                self.push(
+                    name,
+                    "union_arm_removed",
+                    &key(w),
+                    (Side::Old, &w.pointer),
+                    verdict,
+                    format!("`{}`: {why}", key(w)),
+                    "a variant is removed: code naming it stops compiling",
+                );
+            }
+        }
+        if old_open != new_open {
+            let (verdict, why) = if new_open {
+                (Verdict::same(Level::Compatible), "the union became open: unknown arms are kept whole")
+            } else {
+                (
+                    Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                    "the union became closed: arms the old schema allowed are rejected",
+                )
+            };
+            self.push(
+                name,
+                "union_openness_changed",
+                "",
+                (Side::New, &b.pointer),
+                verdict,
+                why.into(),
+                "the catch-all variant is added or removed",
+            );
+        }
+        if x.tag.as_ref().map(|t| &t.property) != y.tag.as_ref().map(|t| &t.property) {
+            self.push(
+                name,
+                "union_tag_changed",
+                "",
+                (Side::New, &b.pointer),
+                Verdict::same(Level::Breaking),
+                "the union's discriminator changed".into(),
+                "decoding of the union changes",
+            );
+        }
+        self.docs(a, b);
+    }
+}
+
+fn payload_ref(v: &crate::model::Variant) -> Option<&Type> {
+    match &v.payload {
+        Payload::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// A reader's verdict on a value it does not accept: `dangerous` if the field
+/// is `x-deserialize-default-on-error` (the value becomes the default and the
+/// rest of the message survives), else `breaking`.
+fn lenient(reader: &Field) -> Level {
+    if reader.default_on_error {
+        Level::Dangerous
+    } else {
+        Level::Breaking
+    }
+}
+
+/// The verdict on a property's type change.
+fn type_change(g: &Field, f: &Field) -> (Verdict, &'static str, String, &'static str) {
+    type_change_of(&g.ty, &f.ty, lenient(g), lenient(f))
+}
+
+/// The verdict on a type change; `old_reader` / `new_reader` are the level of
+/// a value the old / new reader does not accept (see [`lenient`]).
+fn type_change_of(
+    a: &Type,
+    b: &Type,
+    old_reader: Level,
+    new_reader: Level,
+) -> (Verdict, &'static str, String, &'static str) {
+    let lenient_old = old_reader;
+    let lenient_new = new_reader;
+    let wire_same = |x: &Type, y: &Type| -> bool {
+        // Formats are documentation; a string extracted into a named string
+        // type is the same on the wire (the diff of the named type says more).
+        match (x, y) {
+            (Type::String { min_length: m1, pattern: p1, .. }, Type::String { min_length: m2, pattern: p2, .. }) => {
+                m1 == m2 && p1 == p2
+            }
+            _ => false,
+        }
+    };
+    if wire_same(a, b) {
+        return (
+            Verdict::same(Level::Compatible),
+            "format_changed",
+            format!("the format changed ({} -> {})", type_text(a), type_text(b)),
+            "documentation only",
+        );
+    }
+    match (a, b) {
+        (Type::String { min_length: m1, pattern: p1, .. }, Type::String { min_length: m2, pattern: p2, .. }) => {
+            // A rule only one side checks: the side that checks it rejects what the other allows.
+            let tighter_new = m2.unwrap_or(0) > m1.unwrap_or(0) || (p2.is_some() && p2 != p1);
+            let tighter_old = m1.unwrap_or(0) > m2.unwrap_or(0) || (p1.is_some() && p1 != p2);
+            let v = Verdict {
+                old_to_new: if tighter_new { lenient_new } else { Level::Compatible },
+                new_to_old: if tighter_old { lenient_old } else { Level::Compatible },
+            };
+            (
+                v,
+                "string_rule_changed",
+                format!("the string's rules changed ({} -> {})", type_text(a), type_text(b)),
+                "decoding checks different rules; the type does not change",
+            )
+        }
+        (Type::Array { items: i1, min_items: m1 }, Type::Array { items: i2, min_items: m2 }) if i1 == i2 => {
+            let v = Verdict {
+                old_to_new: if m2.unwrap_or(0) > m1.unwrap_or(0) { lenient_new } else { Level::Compatible },
+                new_to_old: if m1.unwrap_or(0) > m2.unwrap_or(0) { lenient_old } else { Level::Compatible },
+            };
+            (
+                v,
+                "min_items_changed",
+                format!("minItems changed ({} -> {})", type_text(a), type_text(b)),
+                "documentation only (`minItems` is not checked on decode)",
+            )
+        }
+        (Type::Integer { format: f1, min: lo1, max: hi1 }, Type::Integer { format: f2, min: lo2, max: hi2 }) => {
+            let (r1, r2) = (f1.range(), f2.range());
+            let lo = |l: &Option<i128>, r: (i128, i128)| l.unwrap_or(r.0).max(r.0);
+            let hi = |h: &Option<i128>, r: (i128, i128)| h.unwrap_or(r.1).min(r.1);
+            let narrower = lo(lo2, r2) > lo(lo1, r1) || hi(hi2, r2) < hi(hi1, r1);
+            let wider = lo(lo2, r2) < lo(lo1, r1) || hi(hi2, r2) > hi(hi1, r1);
+            let v = Verdict {
+                old_to_new: if narrower { lenient_new } else { Level::Compatible },
+                new_to_old: if wider { lenient_old } else { Level::Compatible },
+            };
+            let rust = if f1 == f2 {
+                "decoding checks different bounds; the type does not change"
+            } else {
+                "the field's integer type changes: code using it may stop compiling"
+            };
+            (v, "bounds_changed", format!("the range changed ({} -> {})", type_text(a), type_text(b)), rust)
+        }
+        _ => (
+            Verdict { old_to_new: lenient_new, new_to_old: lenient_old },
+            "field_type_changed",
+            format!("the type changed from {} to {}", type_text(a), type_text(b)),
+            "the field's type changes: code using it stops compiling",
+        ),
+    }
+}
+
+fn type_text(t: &Type) -> String {
+    match t {
+        Type::String { format, min_length, pattern } => {
+            let mut s = "string".to_owned();
+            if let Some(f) = format {
+                s += &format!(" ({f})");
+            }
+            if let Some(m) = min_length {
+                s += &format!(" minLength {m}");
+            }
+            if let Some(p) = pattern {
+                s += &format!(" pattern {p}");
+            }
+            s
+        }
+        Type::Base64 => "base64 string".into(),
+        Type::Integer { format, min, max } => format!(
+            "{format:?} integer{}",
+            match (min, max) {
+                (None, None) => String::new(),
+                _ => format!(
+                    " {}..{}",
+                    min.map(|v| v.to_string()).unwrap_or_default(),
+                    max.map(|v| v.to_string()).unwrap_or_default()
+                ),
+            }
+        )
+        .to_lowercase(),
+        Type::Number { min, max, .. } => match (min, max) {
+            (None, None) => "number".into(),
+            _ => format!(
+                "number {}..{}",
+                min.map(|v| v.to_string()).unwrap_or_default(),
+                max.map(|v| v.to_string()).unwrap_or_default()
+            ),
+        },
+        Type::Boolean => "boolean".into(),
+        Type::Null => "null".into(),
+        Type::Any => "any JSON".into(),
+        Type::Object => "object".into(),
+        Type::Ref(r) => format!("`{r}`"),
+        Type::Array { items, min_items } => match min_items {
+            Some(n) => format!("list (minItems {n}) of {}", type_text(items)),
+            None => format!("list of {}", type_text(items)),
+        },
+        Type::Map { values } => format!("map of {}", type_text(values)),
+    }
+}
+
+fn kind_label(k: &Kind) -> &'static str {
+    match k {
+        Kind::Struct(_) => "an object",
+        Kind::Enum(_) => "an enum",
+        Kind::Union(_) => "a union",
+        Kind::Newtype(_) => "a named type",
+        Kind::Alias(_) => "an alias",
+        Kind::Any => "any JSON",
+    }
+}
+
+fn shape_eq(a: &Kind, b: &Kind) -> bool {
+    let strip = |k: &Kind| -> Kind {
+        let d = Def {
+            name: String::new(),
+            rust_name: String::new(),
+            pointer: String::new(),
+            docs: None,
+            method: None,
+            envelope: false,
+            kind: k.clone(),
+            excluded: Vec::new(),
+            upsert: None,
+            refs: Vec::new(),
+            direction: Default::default(),
+            inline: Vec::new(),
+        };
+        d.without_docs().kind
+    };
+    strip(a) == strip(b)
+}
+
+fn method_label(d: &Def) -> String {
+    match &d.method {
+        Some(m) => format!("`{}` ({:?}, handled by {})", m.name, m.kind, m.side),
+        None => "none".into(),
+    }
+}
+
+/// Whether a definition holds nothing but `_meta` (shape alone says nothing about a rename).
+fn meta_only(d: &Def) -> bool {
+    matches!(&d.kind, Kind::Struct(s) if s.fields.iter().all(|f| f.name == "_meta"))
+}
+
+/// The diff of two models of the same schema file.
+pub fn diff(old: &Module, new: &Module) -> Report {
+    // JSON-RPC envelopes (`x-docs-ignore`) and what is inline in them only
+    // repeat their payloads' changes (a new method is a new arm there): the
+    // payload definitions carry the root change.
+    let walk =
+        |m: &'_ Module| -> Vec<Def> { m.defs.iter().filter(|d| !d.envelope).flat_map(Def::walk).cloned().collect() };
+    let (od, nd) = (walk(old), walk(new));
+    let mut d = Differ {
+        renames: BTreeMap::new(),
+        old: od.iter().map(|x| (x.name.as_str(), x)).collect(),
+        new: nd.iter().map(|x| (x.name.as_str(), x)).collect(),
+        changes: Vec::new(),
+    };
+    let removed: Vec<&Def> = od.iter().filter(|x| !d.new.contains_key(x.name.as_str())).collect();
+    let added: Vec<&Def> = nd.iter().filter(|x| !d.old.contains_key(x.name.as_str())).collect();
+    // Renames: a removed and an added definition of the same wire shape (not
+    // inferred for definitions holding only `_meta`).
+    let mut renamed: Vec<(&Def, &Def)> = Vec::new();
+    for r in &removed {
+        if meta_only(r) {
+            continue;
+        }
+        let same: Vec<&&Def> = added.iter().filter(|a| shape_eq(&a.kind, &r.kind) && a.method == r.method).collect();
+        if let [a] = same.as_slice() {
+            if !renamed.iter().any(|(_, b)| b.name == a.name) {
+                renamed.push((r, a));
+            }
+        }
+    }
+    d.renames = renamed.iter().map(|(r, a)| (r.name.clone(), a.name.clone())).collect();
+    for (r, a) in &renamed {
+        d.push(
+            &a.name,
+            "definition_renamed",
+            &r.name,
+            (Side::New, &a.pointer),
+            Verdict::same(Level::Compatible),
+            format!("`{}` was renamed `{}` (the same on the wire)", r.name, a.name),
+            "the item is renamed: code naming it stops compiling",
+        );
+    }
+    for r in removed.iter().filter(|r| !renamed.iter().any(|(x, _)| x.name == r.name)) {
+        match &r.method {
+            Some(m) => d.push(
+                &r.name,
+                "method_removed",
+                &m.name,
+                (Side::Old, &r.pointer),
+                Verdict::same(Level::Breaking),
+                format!("the {:?} of `{}` was removed: old peers call or answer it", m.kind, m.name).to_lowercase(),
+                "the payload type and its dispatch variant are removed",
+            ),
+            None => d.push(
+                &r.name,
+                "definition_removed",
+                "",
+                (Side::Old, &r.pointer),
+                Verdict::same(Level::Compatible),
+                format!("`{}` was removed (what referenced it is reported where it changed)", r.name),
+                "the item is removed: code naming it stops compiling",
+            ),
+        }
+    }
+    for a in added.iter().filter(|a| !renamed.iter().any(|(_, x)| x.name == a.name)) {
+        match &a.method {
+            Some(m) => d.push(
+                &a.name,
+                "method_added",
+                &m.name,
+                (Side::New, &a.pointer),
+                Verdict::same(Level::Compatible),
+                format!("the {:?} of `{}` was added", m.kind, m.name).to_lowercase(),
+                "a new payload type and dispatch variant",
+            ),
+            None => d.push(
+                &a.name,
+                "definition_added",
+                "",
+                (Side::New, &a.pointer),
+                Verdict::same(Level::Compatible),
+                format!("`{}` was added", a.name),
+                "a new item",
+            ),
+        }
+    }
+    for b in &nd {
+        if let Some(a) = d.old.get(b.name.as_str()).copied() {
+            d.def(a, b);
+        }
+    }
+    let mut changes = d.changes;
+    changes.sort_by(|x, y| {
+        y.level.cmp(&x.level).then(x.def.cmp(&y.def)).then(x.kind.cmp(y.kind)).then(x.pointer.cmp(&y.pointer))
+    });
+    let summary = Summary {
+        breaking: changes.iter().filter(|c| c.level == Level::Breaking).count(),
+        dangerous: changes.iter().filter(|c| c.level == Level::Dangerous).count(),
+        compatible: changes.iter().filter(|c| c.level == Level::Compatible).count(),
+    };
+    Report { old: old.source.clone(), new: new.source.clone(), summary, changes }
+}
+
+/// The report as a pull-request comment: counts by level, then per file the
+/// changes by level (breaking first), grouped by the method that carries the
+/// definition; description-only changes are summed up in one line.
+pub fn markdown(reports: &[Report]) -> String {
+    let mut out = String::new();
+    let total = |f: fn(&Summary) -> usize| reports.iter().map(|r| f(&r.summary)).sum::<usize>();
+    out += &format!(
+        "## Schema diff\n\n**{} breaking**, **{} dangerous**, {} compatible\n",
+        total(|s| s.breaking),
+        total(|s| s.dangerous),
+        total(|s| s.compatible)
+    );
+    for r in reports {
+        out += &format!("\n### `{}` -> `{}`\n\n", r.old, r.new);
+        if r.changes.is_empty() {
+            out += "No changes.\n";
+            continue;
+        }
+        for level in [Level::Breaking, Level::Dangerous, Level::Compatible] {
+            let cs: Vec<&Change> =
+                r.changes.iter().filter(|c| c.level == level && c.kind != "description_changed").collect();
+            if cs.is_empty() {
+                continue;
+            }
+            out += &format!("#### {} ({})\n\n", level.as_str(), cs.len());
+            let mut areas: BTreeMap<&str, Vec<&Change>> = BTreeMap::new();
+            for c in cs {
+                areas.entry(c.area.as_str()).or_default().push(c);
+            }
+            for (area, cs) in areas {
+                out += &format!("- **{area}**\n");
+                for c in cs {
+                    let breaks =
+                        if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
+                    out += &format!("  - `{}` {}: {}{breaks}. Rust: {}.\n", c.def, c.kind, c.reason, c.rust);
+                }
+            }
+            out += "\n";
+        }
+        let docs: BTreeSet<&str> =
+            r.changes.iter().filter(|c| c.kind == "description_changed").map(|c| c.def.as_str()).collect();
+        if !docs.is_empty() {
+            out += &format!(
+                "Descriptions changed in {} definitions: {}.\n",
+                docs.len(),
+                docs.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    out
+}
+
+/// Loads one side: a schema file, or a directory in the `schema/` layout.
+/// Returns the files it holds by their path in the layout (a lone file by its
+/// protocol version only, so that any two files of one version compare).
+pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
+    // The upsert rules are the project's; a rule that does not fit a side is left out.
+    let upserts = crate::load::UpsertFile { path: root.join("schema/upserts.json"), strict: false };
+    if side.is_file() {
+        let dir = side.parent().unwrap_or(Path::new("."));
+        let rel = side.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        let m = crate::load::module_with(root, dir, &rel, None, &upserts)?;
+        let version = if m.defs.iter().any(|d| d.name == "UpdateSessionNotification" || d.name == "StateUpdate") {
+            "v2"
+        } else {
+            "v1"
+        };
+        return Ok(vec![(version.to_owned(), m)]);
+    }
+    if !side.is_dir() {
+        return Err(Error::Read {
+            file: side.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such schema file or directory"),
+        });
+    }
+    let mut out = Vec::new();
+    for v in crate::load::versions(side) {
+        for rel in [v.stable, v.unstable].into_iter().flatten() {
+            let m = crate::load::module_with(root, side, rel, None, &upserts)?;
+            let key = if rel == crate::lock::LEGACY_FILE { "v1/schema.json".to_owned() } else { rel.to_owned() };
+            out.push((key, m));
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Read {
+            file: side.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no schema files in the directory"),
+        });
+    }
+    Ok(out)
+}
+
+/// Diffs two sides: two files of one protocol version, or every file present
+/// in both directories. Sides of different protocol versions are an error.
+pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
+    let (a, b) = (load_side(root, old)?, load_side(root, new)?);
+    let lone = |k: &str| !k.contains('/');
+    let mut out = Vec::new();
+    for (key, m) in &a {
+        for (k2, n) in &b {
+            let same = if lone(key) || lone(k2) { key.split('/').next() == k2.split('/').next() } else { key == k2 };
+            if same {
+                out.push(diff(m, n));
+            }
+        }
+    }
+    if out.is_empty() || (a.len() == 1 && b.len() == 1 && out.len() != 1) {
+        return Err(Error::Schema {
+            file: new.to_path_buf(),
+            pointer: String::new(),
+            message: format!(
+                "the sides hold no schema of the same protocol version (old: {}; new: {})",
+                a.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", "),
+                b.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        });
+    }
+    Ok(out)
+}
