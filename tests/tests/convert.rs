@@ -728,3 +728,21 @@ fn a_content_chunk_converts_only_its_block_and_a_failed_tool_call_is_not_seen() 
     assert_eq!(u[2]["content"].as_array().unwrap().len(), 2, "a and b; the unconvertible block is not there: {}", u[2]);
     insta::assert_snapshot!("content_chunk_losses", report.join("\n"));
 }
+
+#[test]
+fn an_echo_before_the_acknowledgement_and_an_unknown_stop_reason() {
+    let mut m = v2_session();
+    m.push(req(2, "session/prompt", json!({"sessionId": "s1", "prompt": [{"type": "text", "text": "hi"}]})));
+    m.push(upd(
+        json!({"sessionUpdate": "user_message", "messageId": "u1", "content": [{"type": "text", "text": "hi"}]}),
+    ));
+    m.push(res(2, json!({"messageId": "u1"})));
+    m.push(upd(json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "_acme_paused"})));
+    let (out, report) = drive("v2", &m);
+    let tail: Vec<&Value> = out.iter().skip_while(|o| o["method"] != "session/prompt").skip(1).collect();
+    assert_eq!(tail.len(), 1, "the echo is recognised by its content: {tail:?}");
+    assert_eq!(*tail[0], res(2, json!({"stopReason": "end_turn"})));
+    assert_eq!(report, ["line 8: /params/update/stopReason: approximated: the stop reason \"_acme_paused\" has no v1 form: the v1 turn ends with `end_turn`"]);
+    // The protocol version of a converted initialize is the target's.
+    assert_eq!(out[0]["params"]["protocolVersion"], 1);
+}

@@ -865,7 +865,7 @@ struct Session2 {
     /// The content of each tool call as the v1 side has it (v1 updates carry it whole).
     v1_content: HashMap<String, Vec<v1::ToolCallContent>>,
     /// The held prompt: its request id (JSON) and the acknowledged message id.
-    prompt: Option<(Value, Option<String>)>,
+    prompt: Option<(Value, Option<String>, Value)>,
 }
 
 /// Converts one v2 connection's messages to v1 (see the module docs).
@@ -928,12 +928,15 @@ impl V2ToV1 {
                 let key = id_key(&id);
                 let (method, side) = (request.method().to_owned(), request.side());
                 let session = session_of_v2_request(&request);
-                let prompt = matches!(&request, v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(_)));
+                let prompt = match &request {
+                    v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(p)) => Some(to_value(&p.prompt)),
+                    _ => None,
+                };
                 let id_json = to_value(&id);
                 let r = self.request(id, request, form);
                 // A prompt the v1 side received is held until its turn ends.
-                if let (true, Some(s), true) = (prompt, &session, r.is_ok()) {
-                    self.session(s).prompt = Some((id_json, None));
+                if let (Some(content), Some(s), true) = (prompt, &session, r.is_ok()) {
+                    self.session(s).prompt = Some((id_json, None, content));
                 }
                 self.pending.insert(side, key, Pending2 { method, session, failed: r.is_err() });
                 let (out, losses) = r?;
@@ -1113,13 +1116,17 @@ impl V2ToV1 {
                         if r.background.is_absent() {
                             return Ok((Vec::new(), Vec::new()));
                         }
-                        return dropped("v1 has no background work");
+                        return run(strict, "/params/update/background", |cx| cx.dropped("v1 has no background work"))
+                            .map(|(_, l)| (Vec::new(), l));
                     }
                     v2::StateUpdate::Idle(idle)
                         if held && !matches!(idle.stop_reason, v2::IdleStateUpdateStopReason::None { .. }) =>
                     {
                         if !idle.background.is_absent() {
-                            turn_losses.extend(dropped("v1 has no background work")?.1);
+                            turn_losses.extend(
+                                run(strict, "/params/update/background", |cx| cx.dropped("v1 has no background work"))?
+                                    .1,
+                            );
                         }
                         (idle.stop_reason, idle.meta)
                     }
@@ -1137,34 +1144,61 @@ impl V2ToV1 {
                     #[allow(unreachable_patterns)]
                     _ => return dropped("this session state has no v1 form"),
                 };
-                let Some((req_id, _)) = self.session(&session).prompt.take() else {
+                // The prompt is released only once its v1 answer is built: a
+                // failed conversion leaves it held for a later `idle`.
+                let req_id = self.sessions.get(&session).and_then(|s| s.prompt.as_ref()).map(|(r, _, _)| r.clone());
+                let Some(req_id) = req_id else {
                     unreachable!("held");
                 };
                 let out = match stop {
                     v2::IdleStateUpdateStopReason::Error(e) => {
-                        let (err, losses) = run(strict, "/params/update/error", |cx| match e.error {
-                            Nullable::Value(err) => err.to_v1(cx),
-                            _ => {
-                                cx.loss(
-                                    LossKind::Synthesized,
-                                    "a v1 error response needs an error; the turn's `error` stop reason has none",
-                                )?;
-                                Ok(v1::Error::new(v1::ErrorCode::InternalError, "the prompt turn ended with an error"))
+                        let (err, losses) = run(strict, "/params/update", |cx| {
+                            if !e.additional_properties.is_empty() {
+                                cx.dropped("a v1 error response has no place for the stop reason's other properties")?;
                             }
+                            cx.at("error", |cx| match e.error {
+                                Nullable::Value(err) => err.to_v1(cx),
+                                _ => {
+                                    cx.loss(
+                                        LossKind::Synthesized,
+                                        "a v1 error response needs an error; the turn's `error` stop reason has none",
+                                    )?;
+                                    Ok(v1::Error::new(
+                                        v1::ErrorCode::InternalError,
+                                        "the prompt turn ended with an error",
+                                    ))
+                                }
+                            })
                         })?;
                         if !turn_meta.is_absent() {
-                            turn_losses.extend(dropped("a v1 error response has no `_meta`")?.1);
+                            turn_losses.extend(
+                                run(strict, "/params/update/_meta", |cx| {
+                                    cx.dropped("a v1 error response has no `_meta`")
+                                })?
+                                .1,
+                            );
                         }
-                        let v = json!({"jsonrpc": "2.0", "id": req_id, "error": to_value(&err)});
                         turn_losses.extend(losses);
-                        return Ok((vec![v], turn_losses));
+                        (json!({"jsonrpc": "2.0", "id": req_id, "error": to_value(&err)}), turn_losses)
                     }
                     v2::IdleStateUpdateStopReason::None { .. } => unreachable!("matched above"),
                     other => {
                         let r: Value = to_value(&other);
                         let reason = r.get("stopReason").cloned().unwrap_or(r);
+                        // An unknown v2 stop reason still ends the v1 turn, as `end_turn`.
                         let (reason, losses) = run(strict, "/params/update/stopReason", |cx| {
-                            super::redecode::<v1::StopReason>(cx, reason, "the stop reason")
+                            match serde_json::from_value::<v1::StopReason>(reason.clone()) {
+                                Ok(r) => Ok(r),
+                                Err(_) => {
+                                    cx.loss(
+                                        LossKind::Approximated,
+                                        format!(
+                                            "the stop reason {reason} has no v1 form: the v1 turn ends with `end_turn`"
+                                        ),
+                                    )?;
+                                    Ok(v1::StopReason::EndTurn)
+                                }
+                            }
                         })?;
                         let mut result = json!({"stopReason": to_value(&reason)});
                         if let Nullable::Value(m) = turn_meta {
@@ -1174,6 +1208,7 @@ impl V2ToV1 {
                         (response(req_id, result), turn_losses)
                     }
                 };
+                self.session(&session).prompt = None;
                 Ok((vec![out.0], out.1))
             }
             v2::SessionUpdate::UserMessage(m) => self.whole_message(
@@ -1226,7 +1261,17 @@ impl V2ToV1 {
                 s.reducer.apply(v2::SessionUpdate::ToolCallContentChunk(c.clone()));
                 if !s.tool_calls.contains(&key) {
                     let state = s.reducer.tool_calls.get(&id).cloned().expect("applied");
-                    let (t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
+                    let (mut t, losses) = run(strict, "/params/update", |cx| {
+                        if !c.meta.is_absent() {
+                            cx.loss_at(
+                                "_meta",
+                                LossKind::Dropped,
+                                "a v1 tool call has no place for a content chunk's `_meta`",
+                            )?;
+                        }
+                        tool_call_from_state(state, cx)
+                    })?;
+                    t.additional_properties = c.additional_properties;
                     s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
                     s.tool_calls.insert(key);
                     return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
@@ -1295,12 +1340,32 @@ impl V2ToV1 {
         let strict = self.strict;
         let s = self.session(sid.as_str());
         // The echo of a prompt the v1 client sent itself.
-        if kind == "user" && s.prompt.as_ref().is_some_and(|(_, m)| m.as_deref() == Some(id.as_str())) {
+        // It may come before the acknowledgement that names its id: then it is
+        // recognised by its content (the prompt as sent) and its id kept.
+        let echo = kind == "user"
+            && match s.prompt.as_mut() {
+                Some((_, Some(m), _)) => m.as_str() == id.as_str(),
+                Some((_, m @ None, sent)) => {
+                    let same = matches!(&content, crate::patch::Patch::Set(b) if to_value(b) == *sent);
+                    if same {
+                        *m = Some(id.as_str().to_owned());
+                    }
+                    same
+                }
+                None => false,
+            };
+        if echo {
             s.seen_messages.insert(id.as_str().to_owned());
             return Ok((Vec::new(), Vec::new()));
         }
         let blocks = match content {
             crate::patch::Patch::Set(b) => b,
+            crate::patch::Patch::Keep if has_more => {
+                let (_, l) = run(strict, "/params/update", |cx| {
+                    cx.dropped("v1 message chunks carry no message-level `_meta` or other properties")
+                })?;
+                return Ok((Vec::new(), l));
+            }
             crate::patch::Patch::Keep => return Ok((Vec::new(), Vec::new())),
             _ => {
                 let (_, l) =
@@ -1356,8 +1421,16 @@ impl V2ToV1 {
                 // Held: the v1 response carries the stop reason, sent when the turn ends.
                 let session = pending.session.unwrap_or_default();
                 let s = self.session(&session);
-                if let Some((_, m)) = s.prompt.as_mut() {
+                if let Some((_, m, _)) = s.prompt.as_mut() {
                     *m = Some(p.message_id.as_str().to_owned());
+                }
+                if !p.meta.is_absent() || !p.additional_properties.is_empty() {
+                    losses.extend(
+                        run(strict, "/result", |cx| {
+                            cx.dropped("the v1 prompt response comes from the turn's end: the acknowledgement's `_meta` and other properties have no place")
+                        })?
+                        .1,
+                    );
                 }
                 return Ok((Vec::new(), losses));
             }

@@ -65,17 +65,30 @@ impl ToV1 for v2::Diff {
         if !change.meta.is_absent() {
             cx.loss_at("_meta", LossKind::Dropped, "a v1 diff has no per-change `_meta`")?;
         }
+        match &change.file_type {
+            Nullable::Value(v2::DiffFileType::Text) | Nullable::Absent | Nullable::Null => {}
+            _ => {
+                return Err(
+                    cx.at("fileType", |cx| cx.unconvertible("a v1 diff shows text: this change is not to a text file"))
+                )
+            }
+        }
         cx.leave();
         cx.leave();
-        let (path, added) = match change.operation {
-            v2::DiffChangeOperation::Add(p) => (p.path, true),
-            v2::DiffChangeOperation::Modify(p) => (p.path, false),
+        let (path, added, extra) = match change.operation {
+            v2::DiffChangeOperation::Add(p) => (p.path, true, p.additional_properties),
+            v2::DiffChangeOperation::Modify(p) => (p.path, false, p.additional_properties),
             _ => {
                 return Err(cx.at("changes", |cx| {
                     cx.at("0", |cx| cx.unconvertible("a delete, move or copy has no v1 diff form"))
                 }))
             }
         };
+        if !extra.is_empty() {
+            cx.at("changes", |cx| {
+                cx.at("0", |cx| cx.dropped("a v1 diff has no place for the change's other properties"))
+            })?;
+        }
         let patch = match self.patch {
             Nullable::Value(p) if p.format == v2::DiffPatchFormat::GitPatch => {
                 if !p.meta.is_absent() || !p.additional_properties.is_empty() {

@@ -48,12 +48,26 @@ fn info_to_v2(info: Nullable<v1::Implementation>, key: &'static str, cx: &mut Cx
 
 // ---- initialize ----------------------------------------------------------------------
 
+/// The protocol version of a converted `initialize`: the target's own. A
+/// source that named another version than its own is `approximated`.
+fn protocol_version(v: u16, own: u16, target: u16, cx: &mut Cx) -> R<u16> {
+    if v != own {
+        cx.loss_at(
+            "protocolVersion",
+            LossKind::Approximated,
+            format!("a v{own} message naming protocol version {v}: the converted message names {target}"),
+        )?;
+    }
+    Ok(target)
+}
+
 impl ToV2 for v1::InitializeRequest {
     type V2 = v2::InitializeRequest;
     fn to_v2(self, cx: &mut Cx) -> R<v2::InitializeRequest> {
         self.check_unstable(cx)?;
         let info = info_to_v2(self.client_info, "clientInfo", cx)?;
-        let mut out = v2::InitializeRequest::new(self.protocol_version.to_v2(cx)?, info);
+        let version = protocol_version(self.protocol_version.0, 1, 2, cx)?;
+        let mut out = v2::InitializeRequest::new(v2::ProtocolVersion(version), info);
         out.capabilities = cx.at("clientCapabilities", |cx| self.client_capabilities.to_v2(cx))?;
         out.meta = self.meta;
         out.additional_properties = self.additional_properties;
@@ -65,7 +79,8 @@ impl ToV1 for v2::InitializeRequest {
     type V1 = v1::InitializeRequest;
     fn to_v1(self, cx: &mut Cx) -> R<v1::InitializeRequest> {
         self.check_unstable(cx)?;
-        let mut out = v1::InitializeRequest::new(self.protocol_version.to_v1(cx)?);
+        let version = protocol_version(self.protocol_version.0, 2, 1, cx)?;
+        let mut out = v1::InitializeRequest::new(v1::ProtocolVersion(version));
         out.client_info = Nullable::Value(cx.at("info", |cx| self.info.to_v1(cx))?);
         out.client_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
         out.meta = self.meta;
@@ -79,7 +94,8 @@ impl ToV2 for v1::InitializeResponse {
     fn to_v2(self, cx: &mut Cx) -> R<v2::InitializeResponse> {
         self.check_unstable(cx)?;
         let info = info_to_v2(self.agent_info, "agentInfo", cx)?;
-        let mut out = v2::InitializeResponse::new(self.protocol_version.to_v2(cx)?, info);
+        let version = protocol_version(self.protocol_version.0, 1, 2, cx)?;
+        let mut out = v2::InitializeResponse::new(v2::ProtocolVersion(version), info);
         // v1 requires stdio MCP servers of every agent: a v1 agent always
         // gets `capabilities.session` with `mcp.stdio`.
         let caps = self.agent_capabilities.unwrap_or_default();
@@ -95,7 +111,8 @@ impl ToV1 for v2::InitializeResponse {
     type V1 = v1::InitializeResponse;
     fn to_v1(self, cx: &mut Cx) -> R<v1::InitializeResponse> {
         self.check_unstable(cx)?;
-        let mut out = v1::InitializeResponse::new(self.protocol_version.to_v1(cx)?);
+        let version = protocol_version(self.protocol_version.0, 2, 1, cx)?;
+        let mut out = v1::InitializeResponse::new(v1::ProtocolVersion(version));
         out.agent_info = Nullable::Value(cx.at("info", |cx| self.info.to_v1(cx))?);
         out.agent_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
         out.auth_methods = cx.at("authMethods", |cx| self.auth_methods.to_v1(cx))?;
@@ -274,6 +291,12 @@ impl ToV1 for v2::McpCapabilities {
     fn to_v1(self, cx: &mut Cx) -> R<v1::McpCapabilities> {
         self.check_unstable(cx)?;
         // stdio is implied in v1.
+        if self.stdio.is_absent() {
+            cx.loss(
+                LossKind::Approximated,
+                "every v1 agent takes stdio MCP servers; this v2 agent does not say it does",
+            )?;
+        }
         let mut out = v1::McpCapabilities::default();
         out.http = flag(&self.http);
         out.meta = self.meta;
