@@ -1040,3 +1040,25 @@ pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
     }
     Ok(out)
 }
+
+/// Reads an accept file: one fingerprint a line; blank lines and text after
+/// `#` are ignored. A line that is not a fingerprint is an error naming it.
+pub fn read_accepted(path: &Path) -> Result<BTreeSet<String>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: path.to_path_buf(), source })?;
+    let mut out = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.split('#').next().unwrap_or_default().trim();
+        if l.is_empty() {
+            continue;
+        }
+        if l.len() != 16 || !l.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::Schema {
+                file: path.to_path_buf(),
+                pointer: String::new(),
+                message: format!("line {}: `{l}` is not a fingerprint (16 hex digits)", i + 1),
+            });
+        }
+        out.insert(l.to_ascii_lowercase());
+    }
+    Ok(out)
+}

@@ -93,6 +93,10 @@ enum Command {
         /// Exit 1 if any change is at least this level.
         #[arg(long, value_parser = ["breaking", "dangerous"])]
         fail_on: Option<String>,
+        /// Fingerprints a reviewer accepted (one per line; `#` starts a comment):
+        /// those changes are still reported but do not fail the run.
+        #[arg(long, value_name = "FILE")]
+        accept: Option<PathBuf>,
     },
     /// Manage the vendored schema.
     Schema {
@@ -214,9 +218,13 @@ fn main() -> ExitCode {
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),
         Command::Convert { args } => forward(&root, "convert", &args),
-        Command::Diff { old, new, format, fail_on } => {
+        Command::Diff { old, new, format, fail_on, accept } => {
             let reports = match xtask::diff::diff_sides(&root, &old, &new) {
                 Ok(r) => r,
+                Err(e) => return fail(&e),
+            };
+            let accepted = match accept.as_deref().map(xtask::diff::read_accepted).transpose() {
+                Ok(a) => a.unwrap_or_default(),
                 Err(e) => return fail(&e),
             };
             if format == "json" {
@@ -227,7 +235,12 @@ fn main() -> ExitCode {
             } else {
                 print!("{}", xtask::diff::markdown(&reports));
             }
-            let worst = reports.iter().flat_map(|r| &r.changes).map(|c| c.level).max();
+            let worst = reports
+                .iter()
+                .flat_map(|r| &r.changes)
+                .filter(|c| !accepted.contains(&c.fingerprint))
+                .map(|c| c.level)
+                .max();
             let limit = match fail_on.as_deref() {
                 Some("breaking") => Some(xtask::diff::Level::Breaking),
                 Some("dangerous") => Some(xtask::diff::Level::Dangerous),

@@ -341,3 +341,40 @@ fn preview_upserts_that_do_not_fit_are_warnings() {
     assert!(v2.contains("pub struct ToolCall "), "the upsert's other rules still apply");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn diff_exit_codes_fail_on_and_accepted_fingerprints() {
+    let dir = root().join("schema/fixtures/diff/levels");
+    let (old, new) = (dir.join("old.json"), dir.join("new.json"));
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let o = xtask(&["diff", old, new]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("## Schema diff"));
+    let o = xtask(&["diff", old, new, "--fail-on", "breaking"]);
+    assert_eq!(o.status.code(), Some(1));
+    // Accepting every breaking and dangerous change lets the run pass.
+    let o = xtask(&["diff", old, new, "--format", "json"]);
+    let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut accept = String::from("# reviewed\n");
+    for c in reports[0]["changes"].as_array().unwrap() {
+        if c["level"] != "compatible" {
+            accept += &format!("{}  # {}\n", c["fingerprint"].as_str().unwrap(), c["kind"]);
+        }
+    }
+    let scratch = scratch("diff-accept");
+    let file = scratch.join("accepted.txt");
+    std::fs::write(&file, accept).unwrap();
+    let o = xtask(&["diff", old, new, "--fail-on", "dangerous", "--accept", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(&file, "not-a-fingerprint\n").unwrap();
+    let o = xtask(&["diff", old, new, "--accept", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1: `not-a-fingerprint` is not a fingerprint"), "{}", stderr(&o));
+    // Bad sides: one line, exit 2.
+    let v2 = root().join("schema/v2/schema.json");
+    let o = xtask(&["diff", v2.to_str().unwrap(), new]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    let o = xtask(&["diff", "/nonexistent", new]);
+    assert_eq!(o.status.code(), Some(2));
+}
