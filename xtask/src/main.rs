@@ -119,6 +119,17 @@ enum SchemaCommand {
         #[arg(long)]
         schema_dir: Option<PathBuf>,
     },
+    /// The whole spec update: pull the version, regenerate, and print the
+    /// markdown diff against the schema vendored before; review the result
+    /// with `git diff` and `cargo insta review`.
+    Update {
+        /// The npm package version.
+        #[arg(long)]
+        version: String,
+        /// Use an unpacked package directory or a `.tgz` instead of `npm pack`.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
 }
 
 /// The upsert configuration of a `--schema` preview: the given file, or the
@@ -249,6 +260,55 @@ fn main() -> ExitCode {
             match (worst, limit) {
                 (Some(w), Some(l)) if w >= l => ExitCode::from(1),
                 _ => ExitCode::SUCCESS,
+            }
+        }
+        Command::Schema { command: SchemaCommand::Update { version, from } } => {
+            let schema = root.join("schema");
+            // The schema vendored now, kept aside for the diff.
+            let before = std::env::temp_dir().join(format!("acp-schema-before-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&before);
+            for rel in xtask::lock::ALL_FILES {
+                let src = schema.join(rel);
+                if src.is_file() {
+                    let dst = before.join(rel);
+                    if let Err(e) =
+                        std::fs::create_dir_all(dst.parent().unwrap_or(&before)).and_then(|_| std::fs::copy(&src, &dst))
+                    {
+                        return fail(&format!("{}: {e}", src.display()));
+                    }
+                }
+            }
+            let previous = xtask::lock::Lock::read(&schema).map(|l| l.version).unwrap_or_else(|_| "unknown".into());
+            let result = (|| -> Result<String, String> {
+                let source = from.map_or(Source::Npm, Source::Local);
+                let lock = pull::pull(&schema, &version, &source).map_err(|e| format!("{e:#}"))?;
+                println!("vendored {}@{} ({} files)", lock.package, lock.version, lock.files.len());
+                let output = codegen::generate(&Layout::repo(&root)).map_err(|e| e.to_string())?;
+                codegen::write_all(&output).map_err(|e| e.to_string())?;
+                for s in &output.stats {
+                    println!("{s}");
+                }
+                if let Some(c) = &output.convert {
+                    println!("{c}");
+                }
+                let mut reports = xtask::diff::diff_sides(&root, &before, &schema).map_err(|e| e.to_string())?;
+                // Name the old side by the version it was, not the scratch copy.
+                let prefix = before.display().to_string();
+                for r in &mut reports {
+                    r.old = r.old.replace(&prefix, &format!("schema@{previous}"));
+                }
+                Ok(xtask::diff::markdown(&reports))
+            })();
+            let _ = std::fs::remove_dir_all(&before);
+            match result {
+                Ok(md) => {
+                    println!("\n{md}");
+                    println!(
+                        "next: `cargo test --workspace`, then `cargo insta review` and `git diff schema/ generated/`"
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
             }
         }
         Command::Schema { command: SchemaCommand::Pull { version, from, schema_dir } } => {
