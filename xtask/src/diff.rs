@@ -1062,3 +1062,64 @@ pub fn read_accepted(path: &Path) -> Result<BTreeSet<String>> {
     }
     Ok(out)
 }
+
+/// The 1-based line of a JSON pointer in a schema file's text: the line of its
+/// last named segment, found key by key after the previous one (list indexes
+/// keep the position of the key before them).
+pub fn line_of(text: &str, pointer: &str) -> usize {
+    let mut pos = 0;
+    for seg in pointer.split('/').skip(1) {
+        if seg.parse::<usize>().is_ok() {
+            continue;
+        }
+        let key = seg.replace("~1", "/").replace("~0", "~");
+        let needle = format!("\"{key}\"");
+        match text[pos..].find(&needle) {
+            Some(i) => pos += i,
+            None => break,
+        }
+    }
+    text[..pos].matches('\n').count() + 1
+}
+
+/// GitHub Actions annotations: `::error` for breaking, `::warning` for
+/// dangerous, `::notice` for compatible changes (descriptions left out), each
+/// with the schema file and line of its pointer.
+pub fn github(root: &Path, reports: &[Report]) -> String {
+    let mut out = String::new();
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    for r in reports {
+        for c in r.changes.iter().filter(|c| c.kind != "description_changed") {
+            let file = match c.side {
+                Side::Old => &r.old,
+                Side::New => &r.new,
+            };
+            let text = texts
+                .entry(file.clone())
+                .or_insert_with(|| {
+                    let p = Path::new(file);
+                    std::fs::read_to_string(if p.is_absolute() { p.to_path_buf() } else { root.join(p) })
+                        .unwrap_or_default()
+                })
+                .as_str();
+            let line = line_of(text, &c.pointer);
+            let command = match c.level {
+                Level::Breaking => "error",
+                Level::Dangerous => "warning",
+                Level::Compatible => "notice",
+            };
+            let breaks = if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
+            // Annotation messages escape `%`, CR and LF.
+            let message = format!("{} {}: {}{breaks}", c.def, c.kind, c.reason)
+                .replace('%', "%25")
+                .replace('\r', "%0D")
+                .replace('\n', "%0A");
+            out += &format!(
+                "::{command} file={file},line={line},title={} {}::{message}\n",
+                c.level.as_str(),
+                c.fingerprint
+            );
+        }
+    }
+    out
+}

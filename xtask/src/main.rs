@@ -87,8 +87,9 @@ enum Command {
         old: PathBuf,
         /// The new side.
         new: PathBuf,
-        /// `markdown` (a pull-request comment) or `json` (an array with one report per file compared).
-        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json"])]
+        /// `markdown` (a pull-request comment), `json` (an array with one report per file
+        /// compared) or `github` (workflow annotations with file and line).
+        #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github"])]
         format: String,
         /// Exit 1 if any change is at least this level.
         #[arg(long, value_parser = ["breaking", "dangerous"])]
@@ -243,6 +244,8 @@ fn main() -> ExitCode {
                     Ok(t) => println!("{t}"),
                     Err(e) => return fail(&e),
                 }
+            } else if format == "github" {
+                print!("{}", xtask::diff::github(&root, &reports));
             } else {
                 print!("{}", xtask::diff::markdown(&reports));
             }

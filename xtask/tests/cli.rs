@@ -378,3 +378,32 @@ fn diff_exit_codes_fail_on_and_accepted_fingerprints() {
     let o = xtask(&["diff", "/nonexistent", new]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn the_schema_workflow_parses_and_runs_commands_that_exist() {
+    use yaml_rust2::YamlLoader;
+    let text = std::fs::read_to_string(root().join(".github/workflows/schema.yml")).unwrap();
+    let docs = YamlLoader::load_from_str(&text).expect("the workflow is YAML");
+    let w = &docs[0];
+    let paths: Vec<&str> =
+        w["on"]["pull_request"]["paths"].as_vec().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!(paths, ["schema/**", "xtask/**", "macros/**"]);
+    let steps = w["jobs"]["schema"]["steps"].as_vec().expect("steps");
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).flat_map(str::lines).collect();
+    assert!(runs.contains(&"cargo xtask codegen --check"), "{runs:?}");
+    assert!(runs.contains(&"cargo test --workspace"), "{runs:?}");
+    // Every `cargo xtask` command it runs exists, with the options it passes.
+    let mut checked = 0;
+    for line in runs.iter().filter(|l| l.starts_with("cargo xtask ")) {
+        let words: Vec<&str> = line.split_whitespace().skip(2).take_while(|w| *w != ">").collect();
+        let mut args: Vec<&str> = words.iter().copied().filter(|w| w.starts_with("--") || !w.contains('/')).collect();
+        args.push("--help");
+        let o = xtask(&args);
+        assert!(o.status.success(), "`{line}`: {}", stderr(&o));
+        checked += 1;
+    }
+    assert!(checked >= 3, "{runs:?}");
+    // The comment step updates its earlier comment instead of adding one per push.
+    let script = steps.iter().find_map(|s| s["with"]["script"].as_str()).expect("the comment script");
+    assert!(script.contains("updateComment") && script.contains("createComment"));
+}

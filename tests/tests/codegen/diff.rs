@@ -36,6 +36,10 @@ fn the_fixture_pair_has_every_level_in_both_orders() {
         .any(|c| c.kind == "enum_value_added" && c.level == Level::Breaking && c.breaks == ["old agents"]));
     insta::assert_snapshot!("diff_levels_markdown", diff::markdown(&reports));
     insta::assert_json_snapshot!("diff_levels_json", reports);
+    // Annotations name the file and the line of the change's pointer.
+    let gh = diff::github(&root(), &reports);
+    assert!(gh.contains("file=schema/fixtures/diff/levels/new.json,line=13,"), "{gh}");
+    insta::assert_snapshot!("diff_levels_github", gh);
 }
 
 #[test]
