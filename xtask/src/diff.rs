@@ -1123,3 +1123,58 @@ pub fn github(root: &Path, reports: &[Report]) -> String {
     }
     out
 }
+
+/// Resolves a side given on the command line to a path: a file or directory
+/// as is; `npm:<version>` fetched like `schema pull` into
+/// `target/schema-diff/npm-<version>/` (kept as a cache); `git:<rev>` the
+/// vendored `schema/` files at that revision of this repository, written to
+/// `target/schema-diff/git-<rev>/`.
+pub fn resolve_side(root: &Path, spec: &str) -> std::result::Result<std::path::PathBuf, String> {
+    let cache = root.join("target/schema-diff");
+    if let Some(version) = spec.strip_prefix("npm:") {
+        let dir = cache.join(format!("npm-{version}"));
+        if !dir.join("acp-schema.lock").is_file() {
+            crate::pull::pull(&dir, version, &crate::pull::Source::Npm).map_err(|e| format!("{spec}: {e:#}"))?;
+        }
+        return Ok(dir);
+    }
+    if let Some(rev) = spec.strip_prefix("git:") {
+        if rev.is_empty() || rev.starts_with('-') {
+            return Err(format!("{spec}: not a revision"));
+        }
+        let safe: String =
+            rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
+        let dir = cache.join(format!("git-{safe}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut found = 0;
+        for rel in crate::lock::ALL_FILES {
+            let out = std::process::Command::new("git")
+                .arg("-C")
+                .arg(root)
+                .args(["show", &format!("{rev}:schema/{rel}")])
+                .output()
+                .map_err(|e| format!("{spec}: cannot run git: {e}"))?;
+            if !out.status.success() {
+                let err = String::from_utf8_lossy(&out.stderr);
+                // A file the revision does not have is fine; a revision that does not exist is not.
+                if err.contains("invalid object name")
+                    || err.contains("unknown revision")
+                    || err.contains("bad revision")
+                {
+                    return Err(format!("{spec}: no such revision"));
+                }
+                continue;
+            }
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap_or(&dir))
+                .and_then(|_| std::fs::write(&path, &out.stdout))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            found += 1;
+        }
+        if found == 0 {
+            return Err(format!("{spec}: no schema files under schema/ at that revision"));
+        }
+        return Ok(dir);
+    }
+    Ok(std::path::PathBuf::from(spec))
+}

@@ -81,12 +81,13 @@ enum Command {
         args: Vec<String>,
     },
     /// What changed between two schema revisions, classified by who it breaks.
-    /// Each side is a schema file or a directory in the layout of `schema/`.
+    /// Each side is a schema file, a directory in the layout of `schema/`,
+    /// `npm:<version>` or `git:<rev>` (the vendored schema at a revision).
     Diff {
         /// The old side.
-        old: PathBuf,
+        old: String,
         /// The new side.
-        new: PathBuf,
+        new: String,
         /// `markdown` (a pull-request comment), `json` (an array with one report per file
         /// compared) or `github` (workflow annotations with file and line).
         #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github"])]
@@ -231,6 +232,12 @@ fn main() -> ExitCode {
         Command::Replay { args } => forward(&root, "replay", &args),
         Command::Convert { args } => forward(&root, "convert", &args),
         Command::Diff { old, new, format, fail_on, accept } => {
+            let sides =
+                xtask::diff::resolve_side(&root, &old).and_then(|o| Ok((o, xtask::diff::resolve_side(&root, &new)?)));
+            let (old, new) = match sides {
+                Ok(s) => s,
+                Err(e) => return fail(&e),
+            };
             let reports = match xtask::diff::diff_sides(&root, &old, &new) {
                 Ok(r) => r,
                 Err(e) => return fail(&e),

@@ -377,6 +377,16 @@ fn diff_exit_codes_fail_on_and_accepted_fingerprints() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     let o = xtask(&["diff", "/nonexistent", new]);
     assert_eq!(o.status.code(), Some(2));
+    // A revision of this repository: the vendored schema as committed there.
+    let schema = root().join("schema");
+    let schema = schema.to_str().unwrap();
+    let o = xtask(&["diff", "git:HEAD", schema, "--format", "json", "--fail-on", "dangerous"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(reports.as_array().unwrap().len(), 4, "the four files");
+    let o = xtask(&["diff", "git:no-such-revision-here", schema]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("git:no-such-revision-here: no such revision"), "{}", stderr(&o));
 }
 
 #[test]
