@@ -746,3 +746,20 @@ fn an_echo_before_the_acknowledgement_and_an_unknown_stop_reason() {
     // The protocol version of a converted initialize is the target's.
     assert_eq!(out[0]["params"]["protocolVersion"], 1);
 }
+
+#[test]
+fn marker_objects_with_properties_and_mode_update_metadata() {
+    // A v2 marker carrying `_meta` is more than v1's `true`: reported.
+    let caps: acp_bindings::v2::PromptCapabilities = serde_json::from_str(r#"{"image":{"_meta":{"x":1}},"audio":{}}"#).unwrap();
+    let c = convert::to_v1(caps).unwrap();
+    assert_eq!(serde_json::to_value(&c.value).unwrap(), json!({"image": true, "audio": true}));
+    assert_eq!(c.losses.len(), 1);
+    assert_eq!(c.losses[0].pointer, "/image");
+    // A mode change keeps the notification's and the update's `_meta`.
+    let mut m = v1_session();
+    m.push(note("session/update", json!({"sessionId": "s1", "_meta": {"n": 1}, "update": {"sessionUpdate": "current_mode_update", "currentModeId": "code", "_meta": {"u": 2}}})));
+    let (out, _) = drive("v1", &m);
+    let last = out.last().unwrap();
+    assert_eq!(last["params"]["_meta"], json!({"n": 1}));
+    assert_eq!(last["params"]["update"]["_meta"], json!({"u": 2}));
+}

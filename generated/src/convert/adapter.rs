@@ -550,8 +550,23 @@ impl V1ToV2 {
             if let Nullable::Value(meta) = &m.meta {
                 u["_meta"] = Value::Object((**meta).clone());
             }
+            // The update's and the notification's other properties go with them.
+            for (k, v) in m.additional_properties.iter() {
+                if u.get(k).is_none() {
+                    u[k.as_str()] = v.clone();
+                }
+            }
+            let mut params = json!({"sessionId": session, "update": u});
+            if let Nullable::Value(meta) = &n.meta {
+                params["_meta"] = Value::Object((**meta).clone());
+            }
+            for (k, v) in n.additional_properties.iter() {
+                if params.get(k).is_none() {
+                    params[k.as_str()] = v.clone();
+                }
+            }
             let losses = modes_loss(self.strict, "/params/update", why)?;
-            return Ok((vec![update(&session, u)], losses));
+            return Ok((vec![notification("session/update", params)], losses));
         }
         let (mut u, mut losses) = run(strict, "/params", |cx| {
             let mut out = v2::UpdateSessionNotification::new(
@@ -1013,6 +1028,15 @@ impl V2ToV1 {
             B::Agent(BA::SessionResume(p)) if matches!(p.replay_from, Nullable::Value(v2::ReplayFrom::Start(_))) => {
                 // A resume that replays from the start is what session/load does.
                 let (r, l) = run(strict, "/params", |cx| {
+                    if let Nullable::Value(v2::ReplayFrom::Start(start)) = &p.replay_from {
+                        if !start.meta.is_absent() || !start.additional_properties.is_empty() {
+                            cx.loss_at(
+                                "replayFrom",
+                                LossKind::Dropped,
+                                "session/load has no place for `replayFrom`'s `_meta` or other properties",
+                            )?;
+                        }
+                    }
                     let mcp = match p.mcp_servers {
                         Some(m) => cx.at("mcpServers", |cx| m.to_v1(cx))?,
                         None => Vec::new(),

@@ -27,8 +27,19 @@ fn marker<T: Default>(b: Option<bool>) -> Nullable<T> {
 }
 
 /// A v2 marker object as a v1 boolean.
-fn flag<T>(m: &Nullable<T>) -> Option<bool> {
-    matches!(m, Nullable::Value(_)).then_some(true)
+fn flag<T: serde::Serialize>(m: &Nullable<T>, key: &'static str, cx: &mut Cx) -> R<Option<bool>> {
+    let Nullable::Value(v) = m else {
+        return Ok(None);
+    };
+    // A marker with `_meta` or other properties says more than v1's `true`.
+    if serde_json::to_value(v).ok().and_then(|j| j.as_object().map(|o| !o.is_empty())).unwrap_or(false) {
+        cx.loss_at(
+            key,
+            LossKind::Dropped,
+            "a v1 capability is a boolean: the marker object's properties have no place",
+        )?;
+    }
+    Ok(Some(true))
 }
 
 /// The peer's name and version, which v2 requires and v1 may omit.
@@ -260,9 +271,9 @@ impl ToV1 for v2::PromptCapabilities {
     fn to_v1(self, cx: &mut Cx) -> R<v1::PromptCapabilities> {
         self.check_unstable(cx)?;
         let mut out = v1::PromptCapabilities::default();
-        out.image = flag(&self.image);
-        out.audio = flag(&self.audio);
-        out.embedded_context = flag(&self.embedded_context);
+        out.image = flag(&self.image, "image", cx)?;
+        out.audio = flag(&self.audio, "audio", cx)?;
+        out.embedded_context = flag(&self.embedded_context, "embeddedContext", cx)?;
         out.meta = self.meta;
         out.additional_properties = self.additional_properties;
         Ok(out)
@@ -298,7 +309,7 @@ impl ToV1 for v2::McpCapabilities {
             )?;
         }
         let mut out = v1::McpCapabilities::default();
-        out.http = flag(&self.http);
+        out.http = flag(&self.http, "http", cx)?;
         out.meta = self.meta;
         out.additional_properties = self.additional_properties;
         Ok(out)
@@ -348,7 +359,7 @@ impl ToV1 for v2::ClientCapabilities {
         let mut out = v1::ClientCapabilities::default();
         if let Nullable::Value(a) = self.auth {
             let mut auth = v1::AuthCapabilities::default();
-            auth.terminal = flag(&a.terminal);
+            auth.terminal = cx.at("auth", |cx| flag(&a.terminal, "terminal", cx))?;
             auth.meta = a.meta;
             auth.additional_properties = a.additional_properties;
             out.auth = Some(auth);
@@ -419,8 +430,8 @@ impl ToV1 for v2::AuthMethodTerminal {
             cx.enter("env");
             for (i, e) in env.into_iter().enumerate() {
                 cx.enter_index(i);
-                if !e.meta.is_absent() {
-                    cx.loss_at("_meta", LossKind::Dropped, "v1 environment variables are a plain map")?;
+                if !e.meta.is_absent() || !e.additional_properties.is_empty() {
+                    cx.loss(LossKind::Dropped, "v1 environment variables are a plain map: the entry's `_meta` and other properties have no place")?;
                 }
                 if map.insert(e.name.clone(), e.value).is_some() {
                     cx.loss(LossKind::Approximated, format!("`{}` appears twice; the v1 map keeps the last", e.name))?;
