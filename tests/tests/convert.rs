@@ -750,7 +750,8 @@ fn an_echo_before_the_acknowledgement_and_an_unknown_stop_reason() {
 #[test]
 fn marker_objects_with_properties_and_mode_update_metadata() {
     // A v2 marker carrying `_meta` is more than v1's `true`: reported.
-    let caps: acp_bindings::v2::PromptCapabilities = serde_json::from_str(r#"{"image":{"_meta":{"x":1}},"audio":{}}"#).unwrap();
+    let caps: acp_bindings::v2::PromptCapabilities =
+        serde_json::from_str(r#"{"image":{"_meta":{"x":1}},"audio":{}}"#).unwrap();
     let c = convert::to_v1(caps).unwrap();
     assert_eq!(serde_json::to_value(&c.value).unwrap(), json!({"image": true, "audio": true}));
     assert_eq!(c.losses.len(), 1);
