@@ -285,7 +285,7 @@ pub fn differences(a: &Def, b: &Def) -> Vec<String> {
                         f2.pointer = g.pointer.clone();
                         if f2 != *g {
                             let what = if f.ty != g.ty {
-                                format!("{} -> {}", describe(&f.ty), describe(&g.ty))
+                                format!("{} -> {}", f.ty.describe(), g.ty.describe())
                             } else {
                                 let say = |f: &crate::model::Field| {
                                     format!(
@@ -337,7 +337,7 @@ pub fn differences(a: &Def, b: &Def) -> Vec<String> {
                         let say = |p: &Payload| match p {
                             Payload::Unit => "no payload".to_owned(),
                             Payload::NoTag => "no tag".to_owned(),
-                            Payload::Type(t) => describe(t),
+                            Payload::Type(t) => t.describe(),
                         };
                         out.push(format!("~{} {} -> {}", key(v), say(&v.payload), say(&w.payload)))
                     }
@@ -632,7 +632,7 @@ impl Gen<'_, '_> {
                 _ => Err("map values that need a conversion".into()),
             },
             (x, y) if x == y && !matches!(x, Type::Ref(_)) => Ok(Conv::Id),
-            (x, y) => Err(format!("{} does not convert to {}", type_label(x), type_label(y))),
+            (x, y) => Err(format!("{} does not convert to {}", x.describe(), y.describe())),
         }
     }
 
@@ -1014,60 +1014,6 @@ impl Gen<'_, '_> {
             arms.push(quote!(#sp::#cn(u) => crate::convert::redecode::<#dp>(cx, ::serde_json::Value::Object(u.into_object()), "the unknown variant")?));
         }
         Ok(quote!(::core::result::Result::Ok(match self { #(#arms,)* })))
-    }
-}
-
-/// A type with its constraints, for the rule listing.
-fn describe(t: &Type) -> String {
-    match t {
-        Type::String { format, min_length, pattern } => {
-            let mut s = "a string".to_owned();
-            if let Some(f) = format {
-                s += &format!(" ({f})");
-            }
-            if let Some(m) = min_length {
-                s += &format!(" of at least {m} characters");
-            }
-            if let Some(p) = pattern {
-                s += &format!(" matching {p}");
-            }
-            s
-        }
-        Type::Integer { format, min, max } => format!(
-            "an integer ({format:?}{})",
-            match (min, max) {
-                (None, None) => String::new(),
-                (lo, hi) => format!(
-                    ", {}..{}",
-                    lo.map(|v| v.to_string()).unwrap_or_default(),
-                    hi.map(|v| v.to_string()).unwrap_or_default()
-                ),
-            }
-        ),
-        Type::Number { min, max, .. } if min.is_some() || max.is_some() => format!(
-            "a number ({}..{})",
-            min.map(|v| v.to_string()).unwrap_or_default(),
-            max.map(|v| v.to_string()).unwrap_or_default()
-        ),
-        Type::Array { items, min_items: Some(n) } => format!("a list of at least {n} of {}", describe(items)),
-        Type::Array { items, .. } => format!("a list of {}", describe(items)),
-        _ => type_label(t),
-    }
-}
-
-fn type_label(t: &Type) -> String {
-    match t {
-        Type::String { .. } => "a string".into(),
-        Type::Base64 => "base64 text".into(),
-        Type::Integer { format, .. } => format!("an integer ({format:?})"),
-        Type::Number { .. } => "a number".into(),
-        Type::Boolean => "a boolean".into(),
-        Type::Null => "null".into(),
-        Type::Any => "any JSON".into(),
-        Type::Object => "an object".into(),
-        Type::Ref(r) => format!("`{r}`"),
-        Type::Array { items, .. } => format!("a list of {}", type_label(items)),
-        Type::Map { values } => format!("a map of {}", type_label(values)),
     }
 }
 

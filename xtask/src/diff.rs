@@ -245,7 +245,7 @@ impl<'a> Differ<'a> {
             (Kind::Enum(x), Kind::Enum(y)) => self.enumeration(a, x, b, y),
             (Kind::Union(x), Kind::Union(y)) => self.union(a, x, b, y),
             (x, y) if std::mem::discriminant(x) != std::mem::discriminant(y) || x != y => {
-                if shape_eq(&a.kind, &b.kind) {
+                if same_shape(a, b) {
                     return self.docs(a, b);
                 }
                 self.push(
@@ -667,7 +667,7 @@ fn type_change_of(
         return (
             Verdict::same(Level::Compatible),
             "format_changed",
-            format!("the format changed ({} -> {})", type_text(a), type_text(b)),
+            format!("the format changed ({} -> {})", Type::describe(a), Type::describe(b)),
             "documentation only",
         );
     }
@@ -683,7 +683,7 @@ fn type_change_of(
             (
                 v,
                 "string_rule_changed",
-                format!("the string's rules changed ({} -> {})", type_text(a), type_text(b)),
+                format!("the string's rules changed ({} -> {})", Type::describe(a), Type::describe(b)),
                 "decoding checks different rules; the type does not change",
             )
         }
@@ -695,7 +695,7 @@ fn type_change_of(
             (
                 v,
                 "min_items_changed",
-                format!("minItems changed ({} -> {})", type_text(a), type_text(b)),
+                format!("minItems changed ({} -> {})", Type::describe(a), Type::describe(b)),
                 "documentation only (`minItems` is not checked on decode)",
             )
         }
@@ -714,63 +714,14 @@ fn type_change_of(
             } else {
                 "the field's integer type changes: code using it may stop compiling"
             };
-            (v, "bounds_changed", format!("the range changed ({} -> {})", type_text(a), type_text(b)), rust)
+            (v, "bounds_changed", format!("the range changed ({} -> {})", Type::describe(a), Type::describe(b)), rust)
         }
         _ => (
             Verdict { old_to_new: lenient_new, new_to_old: lenient_old },
             "field_type_changed",
-            format!("the type changed from {} to {}", type_text(a), type_text(b)),
+            format!("the type changed from {} to {}", Type::describe(a), Type::describe(b)),
             "the field's type changes: code using it stops compiling",
         ),
-    }
-}
-
-fn type_text(t: &Type) -> String {
-    match t {
-        Type::String { format, min_length, pattern } => {
-            let mut s = "string".to_owned();
-            if let Some(f) = format {
-                s += &format!(" ({f})");
-            }
-            if let Some(m) = min_length {
-                s += &format!(" minLength {m}");
-            }
-            if let Some(p) = pattern {
-                s += &format!(" pattern {p}");
-            }
-            s
-        }
-        Type::Base64 => "base64 string".into(),
-        Type::Integer { format, min, max } => format!(
-            "{format:?} integer{}",
-            match (min, max) {
-                (None, None) => String::new(),
-                _ => format!(
-                    " {}..{}",
-                    min.map(|v| v.to_string()).unwrap_or_default(),
-                    max.map(|v| v.to_string()).unwrap_or_default()
-                ),
-            }
-        )
-        .to_lowercase(),
-        Type::Number { min, max, .. } => match (min, max) {
-            (None, None) => "number".into(),
-            _ => format!(
-                "number {}..{}",
-                min.map(|v| v.to_string()).unwrap_or_default(),
-                max.map(|v| v.to_string()).unwrap_or_default()
-            ),
-        },
-        Type::Boolean => "boolean".into(),
-        Type::Null => "null".into(),
-        Type::Any => "any JSON".into(),
-        Type::Object => "object".into(),
-        Type::Ref(r) => format!("`{r}`"),
-        Type::Array { items, min_items } => match min_items {
-            Some(n) => format!("list (minItems {n}) of {}", type_text(items)),
-            None => format!("list of {}", type_text(items)),
-        },
-        Type::Map { values } => format!("map of {}", type_text(values)),
     }
 }
 
@@ -785,25 +736,14 @@ fn kind_label(k: &Kind) -> &'static str {
     }
 }
 
-fn shape_eq(a: &Kind, b: &Kind) -> bool {
-    let strip = |k: &Kind| -> Kind {
-        let d = Def {
-            name: String::new(),
-            rust_name: String::new(),
-            pointer: String::new(),
-            docs: None,
-            method: None,
-            envelope: false,
-            kind: k.clone(),
-            excluded: Vec::new(),
-            upsert: None,
-            refs: Vec::new(),
-            direction: Default::default(),
-            inline: Vec::new(),
-        };
-        d.without_docs().kind
-    };
-    strip(a) == strip(b)
+/// Whether two definitions have the same wire shape (the converter's
+/// comparison: descriptions, titles, pointers, `x-` keywords and property
+/// order do not count).
+fn same_shape(a: &Def, b: &Def) -> bool {
+    let (mut x, y) = (crate::convert::shape(a), crate::convert::shape(b));
+    x.name.clone_from(&y.name);
+    x.rust_name.clone_from(&y.rust_name);
+    x == y
 }
 
 fn method_label(d: &Def) -> String {
@@ -841,7 +781,7 @@ pub fn diff(old: &Module, new: &Module) -> Report {
         if meta_only(r) {
             continue;
         }
-        let same: Vec<&&Def> = added.iter().filter(|a| shape_eq(&a.kind, &r.kind) && a.method == r.method).collect();
+        let same: Vec<&&Def> = added.iter().filter(|a| same_shape(a, r) && a.method == r.method).collect();
         if let [a] = same.as_slice() {
             if !renamed.iter().any(|(_, b)| b.name == a.name) {
                 renamed.push((r, a));

@@ -456,6 +456,58 @@ impl Type {
         }
     }
 
+    /// The type in words, with its format, bounds and rules (for example
+    /// "uint32 integer 1.." or "list (minItems 1) of \`ContentBlock\`"), for the
+    /// converter's and the diff's messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Type::String { format, min_length, pattern } => {
+                let mut s = "string".to_owned();
+                if let Some(f) = format {
+                    s += &format!(" ({f})");
+                }
+                if let Some(m) = min_length {
+                    s += &format!(" minLength {m}");
+                }
+                if let Some(p) = pattern {
+                    s += &format!(" pattern {p}");
+                }
+                s
+            }
+            Type::Base64 => "base64 string".into(),
+            Type::Integer { format, min, max } => format!(
+                "{format:?} integer{}",
+                match (min, max) {
+                    (None, None) => String::new(),
+                    _ => format!(
+                        " {}..{}",
+                        min.map(|v| v.to_string()).unwrap_or_default(),
+                        max.map(|v| v.to_string()).unwrap_or_default()
+                    ),
+                }
+            )
+            .to_lowercase(),
+            Type::Number { min, max, .. } => match (min, max) {
+                (None, None) => "number".into(),
+                _ => format!(
+                    "number {}..{}",
+                    min.map(|v| v.to_string()).unwrap_or_default(),
+                    max.map(|v| v.to_string()).unwrap_or_default()
+                ),
+            },
+            Type::Boolean => "boolean".into(),
+            Type::Null => "null".into(),
+            Type::Any => "any JSON".into(),
+            Type::Object => "object".into(),
+            Type::Ref(r) => format!("`{r}`"),
+            Type::Array { items, min_items } => match min_items {
+                Some(n) => format!("list (minItems {n}) of {}", items.describe()),
+                None => format!("list of {}", items.describe()),
+            },
+            Type::Map { values } => format!("map of {}", values.describe()),
+        }
+    }
+
     /// The definitions this type names.
     pub fn refs<'a>(&'a self, out: &mut Vec<&'a str>) {
         match self {

@@ -146,6 +146,15 @@ impl<P: Method> Open<P> {
         self.map.remove(&(side.to_owned(), id.to_owned()))
     }
 
+    /// The request an error response answers: the only one open with its id
+    /// (an error cannot tell the directions apart; with two, neither is closed).
+    fn take_only(&mut self, id: &str) -> Option<P> {
+        match self.candidates(id).as_slice() {
+            [(side, _)] => self.take(side, id),
+            _ => None,
+        }
+    }
+
     /// Decodes a message, pairing a response with its request. Returns the
     /// side of the paired request (for [`Open::take`]).
     fn decode<M>(
@@ -256,16 +265,6 @@ impl Method for Pending1 {
 }
 
 impl V1ToV2 {
-    /// The request an error response answers: the only one open with its id
-    /// (an error cannot tell the directions apart; with two, neither is closed).
-    fn take_error_target(&mut self, id: &str) -> Option<Pending1> {
-        let c = self.pending.candidates(id);
-        match c.as_slice() {
-            [(side, _)] => self.pending.take(side, id),
-            _ => None,
-        }
-    }
-
     /// An adapter that reports losses and goes on.
     pub fn new() -> Self {
         Self::default()
@@ -313,7 +312,7 @@ impl V1ToV2 {
                 Ok(Adapted { messages: out, losses })
             }
             v1::rpc::Message::Error { id, error } => {
-                let pending = id.as_ref().and_then(|i| self.take_error_target(&id_key(i)));
+                let pending = id.as_ref().and_then(|i| self.pending.take_only(&id_key(i)));
                 if let Some(p) = pending.as_ref().filter(|p| p.failed) {
                     return Err(unanswered(&p.method));
                 }
@@ -901,15 +900,6 @@ impl Method for Pending2 {
 }
 
 impl V2ToV1 {
-    /// The request an error response answers: the only one open with its id.
-    fn take_error_target(&mut self, id: &str) -> Option<Pending2> {
-        let c = self.pending.candidates(id);
-        match c.as_slice() {
-            [(side, _)] => self.pending.take(side, id),
-            _ => None,
-        }
-    }
-
     /// An adapter that reports losses and goes on.
     pub fn new() -> Self {
         Self::default()
@@ -970,7 +960,7 @@ impl V2ToV1 {
                 Ok(Adapted { messages: out, losses })
             }
             v2::rpc::Message::Error { id, error } => {
-                if let Some(p) = id.as_ref().and_then(|i| self.take_error_target(&id_key(i))) {
+                if let Some(p) = id.as_ref().and_then(|i| self.pending.take_only(&id_key(i))) {
                     if p.failed {
                         return Err(unanswered(&p.method));
                     }
@@ -1458,7 +1448,9 @@ impl V2ToV1 {
                 }
                 return Ok((Vec::new(), losses));
             }
-            B::Agent(BA::SessionResume(p)) if pending.method == "session/resume" && pending_was_load(&pending) => {
+            // A resume that replays from the start went to the v1 side as session/load
+            // (only those are recorded with their session).
+            B::Agent(BA::SessionResume(p)) if pending.session.is_some() => {
                 let (r, l) = run(strict, "/result", |cx| {
                     let mut r = v1::LoadSessionResponse::default();
                     r.config_options = match p.config_options {
@@ -1498,11 +1490,6 @@ impl V2ToV1 {
         let m = v1::rpc::Message::Response { id: id1, response: r, form };
         Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
     }
-}
-
-/// Whether a pending v2 resume was sent to the v1 side as `session/load`.
-fn pending_was_load(p: &Pending2) -> bool {
-    p.session.is_some() && p.method == "session/resume"
 }
 
 fn session_of_v2_request(r: &v2::rpc::Request) -> Option<String> {

@@ -6,16 +6,10 @@
 #![allow(clippy::field_reassign_with_default)]
 
 use super::{Cx, Fail, LossKind, ToV1, ToV2, UnstableFields};
-use crate::runtime::{Extra, Nullable};
+use crate::runtime::Nullable;
 use crate::{v1, v2};
 
 type R<T> = Result<T, Fail>;
-
-/// Removes a discriminator that a tag-less v1 arm kept among its unknown
-/// properties (the union writes its own).
-fn strip_tag(extra: &mut Extra, tag: &str) {
-    extra.remove(tag);
-}
 
 /// A v1 boolean marker as a v2 marker object.
 fn marker<T: Default>(b: Option<bool>) -> Nullable<T> {
@@ -380,7 +374,8 @@ impl ToV2 for v1::AuthMethod {
         Ok(match self {
             v1::AuthMethod::Terminal(t) => v2::AuthMethod::Terminal(t.to_v2(cx)?),
             v1::AuthMethod::Agent(mut a) => {
-                strip_tag(&mut a.additional_properties, "type");
+                // The tag-less v1 arm kept a `type` among its unknown properties; v2 writes its own.
+                a.additional_properties.remove("type");
                 v2::AuthMethod::Agent(a.to_v2(cx)?)
             }
             _ => return Err(cx.unconvertible("this authentication method has no v2 form")),
@@ -456,7 +451,7 @@ impl ToV2 for v1::McpServer {
         Ok(match self {
             v1::McpServer::Http(h) => v2::McpServer::Http(h.to_v2(cx)?),
             v1::McpServer::Stdio(mut s) => {
-                strip_tag(&mut s.additional_properties, "type");
+                s.additional_properties.remove("type");
                 v2::McpServer::Stdio(s.to_v2(cx)?)
             }
             v1::McpServer::Sse(_) => return Err(cx.unconvertible("v2 has no SSE MCP transport")),
@@ -489,7 +484,7 @@ impl ToV2 for v1::SetSessionConfigOptionRequest {
         self.check_unstable(cx)?;
         let ty = match self.r#type {
             v1::SetSessionConfigOptionRequestType::ValueId(mut v) => {
-                strip_tag(&mut v.additional_properties, "type");
+                v.additional_properties.remove("type");
                 let mut id = v2::SetSessionConfigOptionRequestTypeId::new(v.value.to_v2(cx)?);
                 id.additional_properties = v.additional_properties;
                 v2::SetSessionConfigOptionRequestType::Id(id)
