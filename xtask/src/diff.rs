@@ -27,6 +27,40 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::model::{Additional, Def, Field, Kind, Module, Payload, Peer, Type};
 
+/// Every change kind a report can hold (the `kind` of [`Change`]).
+pub const KINDS: &[&str] = &[
+    "additional_properties_changed",
+    "bounds_changed",
+    "capability_description_changed",
+    "definition_added",
+    "definition_removed",
+    "definition_renamed",
+    "description_changed",
+    "enum_openness_changed",
+    "enum_value_added",
+    "enum_value_removed",
+    "field_added",
+    "field_nullability_changed",
+    "field_removed",
+    "field_requiredness_changed",
+    "field_type_changed",
+    "format_changed",
+    "leniency_changed",
+    "method_added",
+    "method_changed",
+    "method_removed",
+    "min_items_changed",
+    "patch_description_changed",
+    "patch_semantics_changed",
+    "string_rule_changed",
+    "type_changed",
+    "union_arm_added",
+    "union_arm_changed",
+    "union_arm_removed",
+    "union_openness_changed",
+    "union_tag_changed",
+];
+
 /// How bad a change is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -79,6 +113,37 @@ pub struct Change {
     /// The first method that carries the definition (`session/update`), or
     /// `types` for a definition no method reaches.
     pub area: String,
+    /// What the revision does to the v1 ⇄ v2 conversion of the definition,
+    /// when both sides hold both versions (see [`ConversionChange`]).
+    pub convert: Option<String>,
+}
+
+/// A v1 ⇄ v2 pair whose conversion changes between the two revisions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConversionChange {
+    /// The v1 definition (none: only v2 has it on one side).
+    pub v1: Option<String>,
+    /// The v2 definition.
+    pub v2: Option<String>,
+    /// In a few words: `newly possible`, `no longer possible`, `becomes
+    /// lossy`, `becomes lossless`, `needs a hand-written rule`, `changes`.
+    pub effect: &'static str,
+    /// How it converted on the old side.
+    pub was: String,
+    /// How it converts on the new side.
+    pub now: String,
+}
+
+impl ConversionChange {
+    fn label(&self) -> String {
+        match (&self.v1, &self.v2) {
+            (Some(a), Some(b)) if a == b => format!("`{a}`"),
+            (Some(a), Some(b)) => format!("`{a}` ⇄ `{b}`"),
+            (Some(a), None) => format!("`{a}` (v1)"),
+            (None, Some(b)) => format!("`{b}` (v2)"),
+            (None, None) => String::new(),
+        }
+    }
 }
 
 /// The whole diff of two schema files.
@@ -88,6 +153,9 @@ pub struct Report {
     pub new: String,
     pub summary: Summary,
     pub changes: Vec<Change>,
+    /// v1 ⇄ v2 conversions of this file's definitions that change (empty
+    /// when a side is a lone file: the other version is unknown).
+    pub conversions: Vec<ConversionChange>,
 }
 
 /// Counts by level.
@@ -142,6 +210,8 @@ struct Differ<'a> {
     old: BTreeMap<&'a str, &'a Def>,
     new: BTreeMap<&'a str, &'a Def>,
     changes: Vec<Change>,
+    /// Capability properties the adapters read (`capabilities` of `schema/conversions.json`).
+    capabilities: &'a BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl<'a> Differ<'a> {
@@ -167,6 +237,7 @@ impl<'a> Differ<'a> {
         reason: String,
         rust: &str,
     ) {
+        debug_assert!(KINDS.contains(&kind), "change kind `{kind}` missing from KINDS");
         let (senders, readers) = self.peers(def);
         let mut breaks = BTreeSet::new();
         if v.old_to_new > Level::Compatible {
@@ -192,7 +263,56 @@ impl<'a> Differ<'a> {
             reason,
             rust: rust.to_owned(),
             fingerprint: fingerprint(&[kind, def, subject, level.as_str()]),
+            convert: None,
         });
+    }
+
+    /// The level at which a reader on one side rejects a value of definition
+    /// `name` it does not know: `dangerous` when every property that holds
+    /// it in that side's model absorbs the failure
+    /// (`x-deserialize-default-on-error` on the property, or
+    /// `x-deserialize-skip-invalid-items` on a list of it), else `breaking`.
+    fn reader_level(&self, name: &str, side: Side) -> Level {
+        let defs = match side {
+            Side::Old => &self.old,
+            Side::New => &self.new,
+        };
+        let mut holders = 0;
+        for d in defs.values() {
+            let refers = |t: &Type| matches!(t, Type::Ref(r) if r == name);
+            let names = |t: &Type| {
+                let mut v = Vec::new();
+                t.refs(&mut v);
+                v.contains(&name)
+            };
+            match &d.kind {
+                Kind::Struct(s) => {
+                    for f in &s.fields {
+                        let absorbed = match &f.ty {
+                            t if refers(t) => f.default_on_error,
+                            Type::Array { items, .. } if refers(items) => f.default_on_error || f.skip_invalid_items,
+                            Type::Map { values } if refers(values) => f.default_on_error,
+                            _ => continue,
+                        };
+                        if !absorbed {
+                            return Level::Breaking;
+                        }
+                        holders += 1;
+                    }
+                }
+                Kind::Union(u) if u.variants.iter().any(|v| payload_ref(v).is_some_and(names)) => {
+                    return Level::Breaking;
+                }
+                Kind::Newtype(t) if names(t) => return Level::Breaking,
+                Kind::Alias(a) if a == name => return Level::Breaking,
+                _ => {}
+            }
+        }
+        if holders > 0 {
+            Level::Dangerous
+        } else {
+            Level::Breaking
+        }
     }
 
     /// Whether two types differ only by a definition rename (reported once, as the rename).
@@ -266,15 +386,8 @@ impl<'a> Differ<'a> {
 
     fn docs(&mut self, a: &Def, b: &Def) {
         if a.docs != b.docs {
-            self.push(
-                &b.name,
-                "description_changed",
-                "",
-                (Side::New, &b.pointer),
-                Verdict::same(Level::Compatible),
-                "the description changed".into(),
-                "documentation only",
-            );
+            let (kind, level, reason) = doc_change(a, b, None, self.capabilities);
+            self.push(&b.name, kind, "", (Side::New, &b.pointer), Verdict::same(level), reason, "documentation only");
         }
     }
 
@@ -344,7 +457,11 @@ impl<'a> Differ<'a> {
                 "",
                 (Side::New, &b.pointer),
                 v,
-                format!("`additionalProperties` changed from {:?} to {:?}", x.additional, y.additional),
+                format!(
+                    "`additionalProperties` changed from {} to {}",
+                    additional(x.additional),
+                    additional(y.additional)
+                ),
                 "whether unknown properties are kept changes",
             );
         }
@@ -423,15 +540,9 @@ impl<'a> Differ<'a> {
             }
         }
         if g.docs != f.docs {
-            self.push(
-                def,
-                "description_changed",
-                n,
-                at,
-                Verdict::same(Level::Compatible),
-                format!("`{n}`: the description changed"),
-                "documentation only",
-            );
+            let (a, b) = (self.old[def], self.new[def]);
+            let (kind, level, reason) = doc_change(a, b, Some(n), self.capabilities);
+            self.push(def, kind, n, at, Verdict::same(level), format!("`{n}`: {reason}"), "documentation only");
         }
     }
 
@@ -446,9 +557,14 @@ impl<'a> Differ<'a> {
                         "a value was added to an open enum: old readers keep it as unknown",
                     )
                 } else {
+                    let l = self.reader_level(name, Side::Old);
                     (
-                        Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
-                        "a value was added to a closed enum: the old schema's readers reject it",
+                        Verdict { old_to_new: Level::Compatible, new_to_old: l },
+                        if l == Level::Breaking {
+                            "a value was added to a closed enum: the old schema's readers reject it"
+                        } else {
+                            "a value was added to a closed enum: the old schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                        },
                     )
                 };
                 self.push(
@@ -470,9 +586,14 @@ impl<'a> Differ<'a> {
                         "a value was removed: the new schema's readers keep it only as unknown",
                     )
                 } else {
+                    let l = self.reader_level(name, Side::New);
                     (
-                        Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
-                        "a value was removed from a closed enum: the new schema's readers reject it",
+                        Verdict { old_to_new: l, new_to_old: Level::Compatible },
+                        if l == Level::Breaking {
+                            "a value was removed from a closed enum: the new schema's readers reject it"
+                        } else {
+                            "a value was removed from a closed enum: the new schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                        },
                     )
                 };
                 self.push(
@@ -521,9 +642,14 @@ impl<'a> Differ<'a> {
                             "an arm was added to an open union: old readers keep it whole as unknown",
                         )
                     } else {
+                        let l = self.reader_level(name, Side::Old);
                         (
-                            Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
-                            "an arm was added to a closed union: the old schema's readers reject it",
+                            Verdict { old_to_new: Level::Compatible, new_to_old: l },
+                            if l == Level::Breaking {
+                                "an arm was added to a closed union: the old schema's readers reject it"
+                            } else {
+                                "an arm was added to a closed union: the old schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                            },
                         )
                     };
                     self.push(
@@ -539,6 +665,11 @@ impl<'a> Differ<'a> {
                 Some(w) if payload_ref(w) != payload_ref(v) => match (payload_ref(w), payload_ref(v)) {
                     (Some(t1), Some(t2)) => {
                         let (verdict, kind, why, rust) = type_change_of(t1, t2, Level::Breaking, Level::Breaking);
+                        let (kind, rust) = if kind == "field_type_changed" {
+                            ("union_arm_changed", "the variant's payload type changes: code using it stops compiling")
+                        } else {
+                            (kind, rust)
+                        };
                         self.push(
                             name,
                             kind,
@@ -570,9 +701,14 @@ impl<'a> Differ<'a> {
                         "an arm was removed: the new schema's readers keep it only as unknown",
                     )
                 } else {
+                    let l = self.reader_level(name, Side::New);
                     (
-                        Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
-                        "an arm was removed from a closed union: the new schema's readers reject it",
+                        Verdict { old_to_new: l, new_to_old: Level::Compatible },
+                        if l == Level::Breaking {
+                            "an arm was removed from a closed union: the new schema's readers reject it"
+                        } else {
+                            "an arm was removed from a closed union: the new schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                        },
                     )
                 };
                 self.push(
@@ -617,6 +753,89 @@ impl<'a> Differ<'a> {
             );
         }
         self.docs(a, b);
+    }
+}
+
+/// A description change: `description_changed` (compatible) unless the
+/// configuration gives the text meaning. The upsert rules of
+/// `schema/upserts.json` are written from the descriptions of the upserts and
+/// their properties, and the adapters' capability gating from those of the
+/// capability properties listed in `capabilities` of
+/// `schema/conversions.json`: a new text there may mean the peers now apply
+/// or advertise something differently, with no structural change, so it is
+/// `dangerous` until a reviewer has checked the configuration against it.
+fn doc_change(
+    a: &Def,
+    b: &Def,
+    field: Option<&str>,
+    capabilities: &BTreeMap<String, BTreeMap<String, String>>,
+) -> (&'static str, Level, String) {
+    // `_meta`'s text is the same boilerplate everywhere; its rule is fixed.
+    // A change of punctuation, case or line breaks only says nothing new.
+    let text = |d: &Def| -> Option<String> {
+        let docs = match field {
+            None => d.docs.clone(),
+            Some(f) => match &d.kind {
+                Kind::Struct(s) => s.fields.iter().find(|x| x.name == f).and_then(|x| x.docs.clone()),
+                _ => None,
+            },
+        };
+        docs.map(|t| {
+            t.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        })
+    };
+    if field == Some("_meta") || text(a) == text(b) {
+        return ("description_changed", Level::Compatible, "the description changed".into());
+    }
+    let rule = |d: &Def| {
+        d.upsert.as_ref().and_then(|u| match field {
+            None => Some("the upsert".to_owned()),
+            Some(f) if u.key.as_deref() == Some(f) => Some("the upsert's key".to_owned()),
+            Some(f) => u.fields.get(f).map(|r| format!("a property with the upsert rule {}", rule_label(r))),
+        })
+    };
+    if let Some(what) = rule(b).or_else(|| rule(a)) {
+        return (
+            "patch_description_changed",
+            Level::Dangerous,
+            format!(
+                "the description of {what} changed: check that schema/upserts.json still says what omitted, `null` and a value mean"
+            ),
+        );
+    }
+    if field.is_none()
+        && b.upsert.is_none()
+        && crate::upserts::speaks_of_patches(b.docs.as_deref())
+        && !crate::upserts::speaks_of_patches(a.docs.as_deref())
+    {
+        return (
+            "patch_description_changed",
+            Level::Dangerous,
+            "the description now speaks of patch semantics, but schema/upserts.json has no entry: it is generated as a plain struct".into(),
+        );
+    }
+    if let Some(reader) = field.and_then(|f| capabilities.get(&b.name)?.get(f)) {
+        return (
+            "capability_description_changed",
+            Level::Dangerous,
+            format!("the description of a capability the adapters read changed ({reader}): check that they still read it right"),
+        );
+    }
+    ("description_changed", Level::Compatible, "the description changed".into())
+}
+
+fn rule_label(r: &crate::model::Rule) -> String {
+    use crate::model::Rule;
+    match r {
+        Rule::Replace => "`replace`".into(),
+        Rule::List => "`list`".into(),
+        Rule::ByKey => "`by_key`".into(),
+        Rule::Required => "`required`".into(),
+        Rule::Reset { .. } => "`reset`".into(),
     }
 }
 
@@ -725,6 +944,14 @@ fn type_change_of(
     }
 }
 
+fn additional(a: Additional) -> &'static str {
+    match a {
+        Additional::Absent => "not stated (other properties allowed)",
+        Additional::True => "`true`",
+        Additional::False => "`false` (other properties rejected)",
+    }
+}
+
 fn kind_label(k: &Kind) -> &'static str {
     match k {
         Kind::Struct(_) => "an object",
@@ -760,6 +987,12 @@ fn meta_only(d: &Def) -> bool {
 
 /// The diff of two models of the same schema file.
 pub fn diff(old: &Module, new: &Module) -> Report {
+    diff_with(old, new, &crate::convert::Config::default())
+}
+
+/// [`diff`] with the project's conversion configuration (which capability
+/// properties the adapters read).
+pub fn diff_with(old: &Module, new: &Module, config: &crate::convert::Config) -> Report {
     // JSON-RPC envelopes (`x-docs-ignore`) and what is inline in them only
     // repeat their payloads' changes (a new method is a new arm there): the
     // payload definitions carry the root change.
@@ -771,6 +1004,7 @@ pub fn diff(old: &Module, new: &Module) -> Report {
         old: od.iter().map(|x| (x.name.as_str(), x)).collect(),
         new: nd.iter().map(|x| (x.name.as_str(), x)).collect(),
         changes: Vec::new(),
+        capabilities: &config.capabilities,
     };
     let removed: Vec<&Def> = od.iter().filter(|x| !d.new.contains_key(x.name.as_str())).collect();
     let added: Vec<&Def> = nd.iter().filter(|x| !d.old.contains_key(x.name.as_str())).collect();
@@ -858,7 +1092,7 @@ pub fn diff(old: &Module, new: &Module) -> Report {
         dangerous: changes.iter().filter(|c| c.level == Level::Dangerous).count(),
         compatible: changes.iter().filter(|c| c.level == Level::Compatible).count(),
     };
-    Report { old: old.source.clone(), new: new.source.clone(), summary, changes }
+    Report { old: old.source.clone(), new: new.source.clone(), summary, changes, conversions: Vec::new() }
 }
 
 /// The report as a pull-request comment: counts by level, then per file the
@@ -897,6 +1131,13 @@ pub fn markdown(reports: &[Report]) -> String {
                         if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
                     out += &format!("  - `{}` {}: {}{breaks}. Rust: {}.\n", c.def, c.kind, c.reason, c.rust);
                 }
+            }
+            out += "\n";
+        }
+        if !r.conversions.is_empty() {
+            out += &format!("#### v1 ⇄ v2 conversions ({})\n\n", r.conversions.len());
+            for c in &r.conversions {
+                out += &format!("- {} {}: was {}; now {}.\n", c.label(), c.effect, c.was, c.now);
             }
             out += "\n";
         }
@@ -958,13 +1199,26 @@ pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
 pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
     let (a, b) = (load_side(root, old)?, load_side(root, new)?);
     let lone = |k: &str| !k.contains('/');
+    let label = Path::new("schema/conversions.json");
+    let config = crate::convert::Config::read(&root.join(label), label)?;
     let mut out = Vec::new();
+    let mut keys = Vec::new();
     for (key, m) in &a {
         for (k2, n) in &b {
             let same = if lone(key) || lone(k2) { key.split('/').next() == k2.split('/').next() } else { key == k2 };
             if same {
-                out.push(diff(m, n));
+                // The capability properties the configuration names are v1's.
+                let caps = if key.starts_with("v1") { config.clone() } else { crate::convert::Config::default() };
+                out.push(diff_with(m, n, &caps));
+                keys.push(key.clone());
             }
+        }
+    }
+    if let (Some(x), Some(y)) = (conversions(&a, &config), conversions(&b, &config)) {
+        for (bi, unstable) in [false, true].into_iter().enumerate() {
+            let report_of =
+                |version: &str| keys.iter().position(|k| k.starts_with(version) && k.contains("unstable") == unstable);
+            attach(&mut out, conversion_changes(&x[bi], &y[bi]), report_of("v1/"), report_of("v2/"));
         }
     }
     if out.is_empty() || (a.len() == 1 && b.len() == 1 && out.len() != 1) {
@@ -979,6 +1233,89 @@ pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
         });
     }
     Ok(out)
+}
+
+/// How every pair converts in the stable and the unstable build of a side
+/// that holds both versions (`None` otherwise).
+fn conversions(
+    side: &[(String, Module)],
+    config: &crate::convert::Config,
+) -> Option<[BTreeMap<(String, String), crate::convert::Status>; 2]> {
+    let get = |k: &str| side.iter().find(|(key, _)| key == k).map(|(_, m)| m);
+    let v1 = get("v1/schema.json").or(get("v1/schema.unstable.json"))?;
+    let v2 = get("v2/schema.json").or(get("v2/schema.unstable.json"))?;
+    let v1 = (v1, get("v1/schema.unstable.json").unwrap_or(v1));
+    let v2 = (v2, get("v2/schema.unstable.json").unwrap_or(v2));
+    Some([false, true].map(|unstable| crate::convert::statuses(v1, v2, config, unstable)))
+}
+
+/// The pairs whose conversion differs between two revisions.
+fn conversion_changes(
+    old: &BTreeMap<(String, String), crate::convert::Status>,
+    new: &BTreeMap<(String, String), crate::convert::Status>,
+) -> Vec<ConversionChange> {
+    use crate::convert::Status;
+    let absent = |k: &(String, String)| if k.0.is_empty() { Status::V2Only } else { Status::V1Only };
+    let keys: BTreeSet<&(String, String)> = old.keys().chain(new.keys()).collect();
+    let mut out = Vec::new();
+    for k in keys {
+        let (was, now) = (old.get(k).cloned(), new.get(k).cloned());
+        if was == now {
+            continue;
+        }
+        // A definition that appears or disappears with its pair is reported as
+        // the pair; its one-version key on the other side says nothing more.
+        let (was, now) = (was.unwrap_or_else(|| absent(k)), now.unwrap_or_else(|| absent(k)));
+        let one_version = |s: &Status| matches!(s, Status::V1Only | Status::V2Only);
+        // Identical and reference-only differ only through a referenced
+        // definition, whose own change is reported.
+        if was == now || (one_version(&was) && one_version(&now)) || (was.lossless() && now.lossless()) {
+            continue;
+        }
+        let effect = match (&was, &now) {
+            (_, Status::Refused(_)) => "needs a hand-written rule",
+            (w, n) if !w.converts() && n.converts() => "newly possible",
+            (w, n) if w.converts() && !n.converts() => "no longer possible",
+            (w, n) if w.lossless() && !n.lossless() => "becomes lossy",
+            (w, n) if !w.lossless() && n.lossless() => "becomes lossless",
+            _ => "changes",
+        };
+        let name = |n: &String| (!n.is_empty()).then(|| n.clone());
+        out.push(ConversionChange {
+            v1: name(&k.0),
+            v2: name(&k.1),
+            effect,
+            was: was.to_string(),
+            now: now.to_string(),
+        });
+    }
+    out
+}
+
+/// Puts each conversion change into the report of a version with a change to
+/// one of its definitions (else the v2 report), and notes it on those changes.
+fn attach(reports: &mut [Report], changes: Vec<ConversionChange>, v1: Option<usize>, v2: Option<usize>) {
+    for c in changes {
+        let mut placed = false;
+        for (i, name) in [(v1, &c.v1), (v2, &c.v2)] {
+            let (Some(i), Some(name)) = (i, name) else { continue };
+            let note = format!("{}: was {}; now {}", c.effect, c.was, c.now);
+            let mut hit = false;
+            for ch in reports[i].changes.iter_mut().filter(|ch| &ch.def == name) {
+                ch.convert = Some(note.clone());
+                hit = true;
+            }
+            if hit {
+                reports[i].conversions.push(c.clone());
+                placed = true;
+            }
+        }
+        if !placed {
+            if let Some(i) = v2.or(v1) {
+                reports[i].conversions.push(c);
+            }
+        }
+    }
 }
 
 /// Reads an accept file: one fingerprint a line; blank lines and text after

@@ -97,14 +97,7 @@ pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -
         }
     }
     for d in &module.defs {
-        let speaks = d.docs.as_deref().is_some_and(|t| {
-            // The spec's wording for upserts; a diff's "patch" is a text patch.
-            let t = t.to_lowercase();
-            ["patch semantics", "patches the stored", "patch that entity", "patch the previous"]
-                .iter()
-                .any(|p| t.contains(p))
-        });
-        if speaks && d.upsert.is_none() && matches!(d.kind, Kind::Struct(_)) {
+        if speaks_of_patches(d.docs.as_deref()) && d.upsert.is_none() && matches!(d.kind, Kind::Struct(_)) {
             warnings.push(format!(
                 "`{}`: its description speaks of patch semantics but it is not in schema/upserts.json",
                 d.name
@@ -112,6 +105,17 @@ pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -
         }
     }
     Ok(warnings)
+}
+
+/// Whether a description uses the spec's wording for upserts (a diff's
+/// "patch" is a text patch, so the word alone does not count).
+pub fn speaks_of_patches(docs: Option<&str>) -> bool {
+    docs.is_some_and(|t| {
+        let t = t.to_lowercase();
+        ["patch semantics", "patches the stored", "patch that entity", "patch the previous"]
+            .iter()
+            .any(|p| t.contains(p))
+    })
 }
 
 /// Checks one entry against its definition: `Err((pointer in the

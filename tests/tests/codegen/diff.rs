@@ -43,6 +43,82 @@ fn the_fixture_pair_has_every_level_in_both_orders() {
 }
 
 #[test]
+fn every_change_kind_has_a_fixture_in_both_directions() {
+    let levels = root().join("schema/fixtures/diff/levels");
+    let kinds = root().join("schema/fixtures/diff/kinds");
+    let forward = diff::diff_sides(&root(), &kinds.join("old"), &kinds.join("new")).unwrap();
+    let backward = diff::diff_sides(&root(), &kinds.join("new"), &kinds.join("old")).unwrap();
+    validate_json(&forward);
+    validate_json(&backward);
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let lv = diff::diff_sides(&root(), &levels.join("old.json"), &levels.join("new.json")).unwrap();
+    for r in forward.iter().chain(&backward).chain(&lv) {
+        seen.extend(r.changes.iter().map(|c| c.kind));
+    }
+    let missing: Vec<&&str> = diff::KINDS.iter().filter(|k| !seen.contains(**k)).collect();
+    assert!(missing.is_empty(), "change kinds without a fixture: {missing:?}");
+    // The report schema lists exactly these kinds.
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("schema/diff-report.schema.json")).unwrap()).unwrap();
+    let listed: Vec<&str> = schema["$defs"]["Change"]["properties"]["kind"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(listed, diff::KINDS);
+
+    let find = |rs: &[diff::Report], def: &str, kind: &str| -> diff::Change {
+        rs.iter()
+            .flat_map(|r| &r.changes)
+            .find(|c| c.def == def && c.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind} on {def}"))
+            .clone()
+    };
+    // Openness flips are judged by who reads the value.
+    assert_eq!(find(&forward, "Mode", "enum_openness_changed").level, Level::Compatible);
+    assert_eq!(find(&forward, "Level", "enum_openness_changed").breaks, ["old clients"]);
+    assert_eq!(find(&forward, "Event", "union_openness_changed").level, Level::Breaking);
+    assert_eq!(find(&backward, "Event", "union_openness_changed").level, Level::Compatible);
+    // A closed enum read only through lenient properties: dangerous, not breaking.
+    let p = find(&forward, "Priority", "enum_value_added");
+    assert_eq!((p.level, p.breaks.as_slice()), (Level::Dangerous, ["old agents".to_owned()].as_slice()));
+    // A description that changes what a patch means, with no structural change.
+    assert_eq!(find(&forward, "UserMessage", "patch_description_changed").level, Level::Dangerous);
+    assert_eq!(find(&forward, "UserMessage", "patch_semantics_changed").level, Level::Dangerous);
+    // The capability property the adapters read is v1's (schema/conversions.json).
+    let c = find(&forward[..1], "ClientSessionCapabilities", "capability_description_changed");
+    assert_eq!(c.level, Level::Dangerous);
+    assert!(!forward[1].changes.iter().any(|c| c.kind == "capability_description_changed"));
+    // A reworded description of a property nobody configured stays compatible.
+    assert!(forward[0].changes.iter().any(|c| c.def == "ClientSessionCapabilities"
+        && c.kind == "description_changed"
+        && c.level == Level::Compatible));
+
+    // What the revision does to the v1 <-> v2 conversions.
+    let effect = |rs: &[diff::Report], name: &str| -> &'static str {
+        rs.iter()
+            .flat_map(|r| &r.conversions)
+            .find(|c| c.v2.as_deref() == Some(name) || c.v1.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no conversion change for {name}"))
+            .effect
+    };
+    assert_eq!(effect(&forward, "Fresh"), "newly possible");
+    assert_eq!(effect(&forward, "Legacy"), "no longer possible");
+    assert_eq!(effect(&forward, "Settings"), "becomes lossy");
+    assert_eq!(effect(&forward, "Item"), "needs a hand-written rule");
+    assert_eq!(effect(&backward, "Settings"), "becomes lossless");
+    assert!(find(&forward, "Settings", "additional_properties_changed").convert.unwrap().starts_with("becomes lossy"));
+    // A lone file has no other version to convert to.
+    assert!(lv.iter().all(|r| r.conversions.is_empty()));
+
+    insta::assert_snapshot!("diff_kinds_markdown", diff::markdown(&forward));
+    insta::assert_json_snapshot!("diff_kinds_json", forward);
+    insta::assert_snapshot!("diff_kinds_backward_markdown", diff::markdown(&backward));
+    insta::assert_json_snapshot!("diff_kinds_backward_json", backward);
+}
+
+#[test]
 fn fingerprints_ignore_unrelated_edits() {
     let dir = root().join("schema/fixtures/diff/levels");
     let a = diff::diff_sides(&root(), &dir.join("old.json"), &dir.join("new.json")).unwrap();
@@ -85,4 +161,31 @@ fn sides_of_different_versions_are_an_error() {
     assert!(e.to_string().contains("no schema of the same protocol version"), "{e}");
     let e = diff::diff_sides(&r, &r.join("schema/nope"), &r.join("schema")).unwrap_err();
     assert!(e.to_string().contains("no such schema file or directory"), "{e}");
+}
+
+#[test]
+fn a_capability_entry_the_schema_lacks_is_a_codegen_error() {
+    let r = root();
+    let dir = r.join("schema");
+    let load = |rel: &str| xtask::load::module(&r, &dir, rel, None).unwrap();
+    let (v1, v1u, v2, v2u) = (
+        load("v1/schema.json"),
+        load("v1/schema.unstable.json"),
+        load("v2/schema.json"),
+        load("v2/schema.unstable.json"),
+    );
+    let label = Path::new("schema/conversions.json");
+    let config = xtask::convert::Config::read(&r.join(label), label).unwrap();
+    assert!(xtask::convert::generate((&v1, &v1u), (&v2, &v2u), &config, label).is_ok());
+    let mut bad = config.clone();
+    bad.capabilities.entry("ClientSessionCapabilities".into()).or_default().insert("telepathy".into(), "x".into());
+    let e = xtask::convert::generate((&v1, &v1u), (&v2, &v2u), &bad, label).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        "schema/conversions.json: #/capabilities/ClientSessionCapabilities/telepathy: `ClientSessionCapabilities` has no property `telepathy`"
+    );
+    let mut bad = config;
+    bad.capabilities.insert("NoSuchCapabilities".into(), Default::default());
+    let e = xtask::convert::generate((&v1, &v1u), (&v2, &v2u), &bad, label).err().unwrap();
+    assert!(e.to_string().contains("no definition `NoSuchCapabilities`"), "{e}");
 }
