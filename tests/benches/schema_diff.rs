@@ -1,5 +1,7 @@
 //! `cargo xtask diff` on the two largest files: v2 unstable, two releases apart
-//! (2.2.0 and the vendored 2.4.0). Loading both models is included.
+//! (2.2.0 and the vendored 2.4.0), and on the two whole directories (all four
+//! files, with the v1 <-> v2 conversion impact of both builds). Loading and
+//! lowering the models is included.
 //!
 //! `cargo bench -p acp-tests --bench schema_diff`
 
@@ -15,6 +17,10 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("v2 unstable 2.2.0 -> 2.4.0 (load both, diff)", |b| {
         b.iter(|| xtask::diff::diff_sides(&root, &old, &new).expect("diffs"))
+    });
+    let (old_dir, new_dir) = (root.join("schema/releases/2.2.0"), root.join("schema"));
+    g.bench_function("2.2.0 -> 2.4.0, all four files and the conversions", |b| {
+        b.iter(|| xtask::diff::diff_sides(&root, &old_dir, &new_dir).expect("diffs"))
     });
     g.finish();
 }
