@@ -316,6 +316,26 @@ pub mod field {
         }
     }
 
+    /// A `boxed` field's patch with the value unboxed, to apply.
+    pub fn unboxed<T>(p: Patch<Box<T>>) -> Patch<T> {
+        match p {
+            Patch::Keep => Patch::Keep,
+            Patch::Clear => Patch::Clear,
+            Patch::Set(v) => Patch::Set(*v),
+            Patch::Patch(n) => match n {},
+        }
+    }
+
+    /// A diffed patch with the value boxed, for a `boxed` field.
+    pub fn boxed<T>(p: Patch<T>) -> Patch<Box<T>> {
+        match p {
+            Patch::Keep => Patch::Keep,
+            Patch::Clear => Patch::Clear,
+            Patch::Set(v) => Patch::Set(Box::new(v)),
+            Patch::Patch(n) => match n {},
+        }
+    }
+
     /// A value with a default (lists included): clear is the default.
     pub fn apply_value<T: Default>(slot: &mut T, p: Patch<T>) {
         match p {

@@ -41,6 +41,11 @@ pub fn expand(e: &Entity) -> TokenStream {
             continue;
         }
         let set_ty = match f.rule {
+            Rule::Optional if f.boxed => {
+                let inner = f.inner.as_ref().expect("Option<T>");
+                syn::parse_quote!(::std::boxed::Box<#inner>)
+            }
+            Rule::Value if f.boxed => syn::parse_quote!(::std::boxed::Box<#ty>),
             Rule::Optional => f.inner.clone().expect("Option<T>"),
             Rule::ByKey => {
                 syn::parse_quote!(::std::boxed::Box<::serde_json::Map<::std::string::String, ::serde_json::Value>>)
@@ -57,24 +62,31 @@ pub fn expand(e: &Entity) -> TokenStream {
             }
         });
         let (patch_ty, de, apply, diff, then) = match f.rule {
-            Rule::Optional => {
-                let inner = f.inner.as_ref().expect("Option<T>");
+            Rule::Optional | Rule::Value => {
                 let de = if f.skip_invalid_items { "lenient_items" } else { "lenient" };
+                let value_ty = match f.rule {
+                    Rule::Optional => f.inner.clone().expect("Option<T>"),
+                    _ => ty.clone(),
+                };
+                let (apply_fn, diff_fn) = match f.rule {
+                    Rule::Optional => (quote!(apply_option), quote!(diff_option)),
+                    _ => (quote!(apply_value), quote!(diff_value)),
+                };
+                // `boxed`: the patch holds `Box<T>`; applying unboxes, diffing boxes.
+                let (patch_ty, patch_in, diff_out) = if f.boxed {
+                    (
+                        quote!(::acp_bindings::Patch<::std::boxed::Box<#value_ty>>),
+                        quote!(::acp_bindings::patch::field::unboxed(patch.#id)),
+                        quote!(::acp_bindings::patch::field::boxed),
+                    )
+                } else {
+                    (quote!(::acp_bindings::Patch<#value_ty>), quote!(patch.#id), quote!(::core::convert::identity))
+                };
                 (
-                    quote!(::acp_bindings::Patch<#inner>),
+                    patch_ty,
                     de,
-                    quote!(::acp_bindings::patch::field::apply_option(&mut self.#id, patch.#id)),
-                    quote!(::acp_bindings::patch::field::diff_option(&self.#id, &newer.#id)),
-                    quote!(::acp_bindings::patch::field::then(self.#id, later.#id)),
-                )
-            }
-            Rule::Value => {
-                let de = if f.skip_invalid_items { "lenient_items" } else { "lenient" };
-                (
-                    quote!(::acp_bindings::Patch<#ty>),
-                    de,
-                    quote!(::acp_bindings::patch::field::apply_value(&mut self.#id, patch.#id)),
-                    quote!(::acp_bindings::patch::field::diff_value(&self.#id, &newer.#id)),
+                    quote!(::acp_bindings::patch::field::#apply_fn(&mut self.#id, #patch_in)),
+                    quote!(#diff_out(::acp_bindings::patch::field::#diff_fn(&self.#id, &newer.#id))),
                     quote!(::acp_bindings::patch::field::then(self.#id, later.#id)),
                 )
             }

@@ -49,6 +49,9 @@ pub struct Field {
     pub inner: Option<Type>,
     pub rule: Rule,
     pub skip_invalid_items: bool,
+    /// `#[acp(boxed)]`: the patch holds the value boxed (`Patch<Box<T>>`),
+    /// so that a large, often absent field does not make every patch large.
+    pub boxed: bool,
     pub docs: Vec<Attribute>,
     /// `#[serde(rename = ..)]` and `#[serde(alias = ..)]` of the field.
     pub serde_attrs: Vec<proc_macro2::TokenStream>,
@@ -57,7 +60,7 @@ pub struct Field {
     pub aliases: Vec<String>,
 }
 
-const FIELD_KEYS: &str = "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`";
+const FIELD_KEYS: &str = "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`, `boxed`";
 const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`";
 
 impl Entity {
@@ -128,6 +131,7 @@ impl Entity {
             let ident = f.ident.clone().expect("named field");
             let mut rules: Vec<(Rule, proc_macro2::Span)> = Vec::new();
             let mut skip_invalid_items = false;
+            let mut boxed = None;
             for attr in f.attrs.iter().filter(|a| a.path().is_ident("acp")) {
                 let r = attr.parse_nested_meta(|meta| {
                     let rule = if meta.path.is_ident("key") {
@@ -142,6 +146,9 @@ impl Entity {
                         Rule::Required
                     } else if meta.path.is_ident("skip_invalid_items") {
                         skip_invalid_items = true;
+                        return Ok(());
+                    } else if meta.path.is_ident("boxed") {
+                        boxed = Some(meta.path.span());
                         return Ok(());
                     } else {
                         let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
@@ -187,6 +194,14 @@ impl Entity {
                 None if inner.is_some() => Rule::Optional,
                 None => Rule::Value,
             };
+            if let Some(span) = boxed {
+                if !matches!(rule, Rule::Optional | Rule::Value) {
+                    errors.push(syn::Error::new(
+                        span,
+                        "`#[acp(boxed)]` applies to a replaced value (`Option<T>` or `T`), not to a `key`, `required`, `by_key`, `nested` or `skip` field",
+                    ));
+                }
+            }
             let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
             let mut serde_attrs = Vec::new();
             let (mut wire, mut aliases) = (None, Vec::new());
@@ -221,6 +236,7 @@ impl Entity {
                 inner,
                 rule,
                 skip_invalid_items,
+                boxed: boxed.is_some(),
                 docs,
                 serde_attrs,
                 wire,

@@ -296,3 +296,19 @@ fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
     assert!(registry.contains("#[cfg(feature=\"unstable\")]\"PingRequest\"=>"), "{registry}");
     assert!(registry.contains("#[cfg(not(feature=\"unstable\"))]\"PingRequest\"=>"), "{registry}");
 }
+
+#[test]
+fn every_boxed_arm_exists_in_the_vendored_schemas() {
+    let r = root();
+    for rel in ["v1/schema.json", "v2/schema.json"] {
+        let m = xtask::load::module(&r, &r.join("schema"), rel, None).unwrap();
+        for (union, tag) in xtask::emit::unions::BOXED_ARMS {
+            let def = m.defs.iter().find(|d| d.name == *union).unwrap_or_else(|| panic!("{rel}: no `{union}`"));
+            let xtask::model::Kind::Union(u) = &def.kind else { panic!("{rel}: `{union}` is not a union") };
+            assert!(
+                u.variants.iter().any(|v| v.tag.as_deref() == Some(*tag)),
+                "{rel}: `{union}` has no arm `{tag}` (xtask::emit::unions::BOXED_ARMS is stale)"
+            );
+        }
+    }
+}

@@ -211,6 +211,49 @@ macro_rules! patch_properties {
 
 patch_properties!(EditorState, EditorStateUpdate, EditorState { buffer_id: "b".into(), ..Default::default() });
 
+/// `#[acp(boxed)]`: the patch holds a large value boxed; the state holds it inline.
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    #[acp(key)]
+    id: String,
+    #[acp(boxed)]
+    payload: Value,
+    #[acp(boxed)]
+    detail: Option<Detail>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+struct Detail {
+    lines: Vec<String>,
+    note: Option<String>,
+}
+
+#[test]
+fn boxed_fields_patch_like_the_others() {
+    let patch: ReportPatch =
+        serde_json::from_value(json!({"id": "r1", "payload": {"a": 1}, "detail": {"lines": ["x"], "note": null}}))
+            .unwrap();
+    assert_eq!(patch.payload, Patch::Set(Box::new(json!({"a": 1}))));
+    let mut r = Report { id: "r1".into(), ..Default::default() };
+    r.apply(patch.clone());
+    assert_eq!(r.payload, json!({"a": 1}));
+    assert_eq!(r.detail, Some(Detail { lines: vec!["x".into()], note: None }));
+    // Encodes as it decoded; null clears; a malformed value keeps.
+    assert_eq!(serde_json::to_value(&patch).unwrap()["payload"], json!({"a": 1}));
+    r.apply(serde_json::from_value(json!({"id": "r1", "detail": null, "payload": null})).unwrap());
+    assert_eq!((r.payload.clone(), r.detail.clone()), (Value::Null, None));
+    let kept: ReportPatch = serde_json::from_value(json!({"id": "r1", "detail": 3})).unwrap();
+    assert!(kept.detail.is_keep());
+    // diff boxes, then, and the setter takes the value unboxed.
+    let newer = Report { payload: json!([1]), ..r.clone() };
+    let d = r.diff(&newer);
+    assert_eq!(d.payload, Patch::Set(Box::new(json!([1]))));
+    let built = ReportPatch::new("r1").payload(json!([1])).detail(Detail::default());
+    assert_eq!(built.detail, Patch::Set(Box::new(Detail::default())));
+    assert!(std::mem::size_of::<ReportPatch>() < std::mem::size_of::<Report>());
+}
+
 #[test]
 fn misuse_is_a_compile_error_at_the_offending_span() {
     let t = trybuild::TestCases::new();

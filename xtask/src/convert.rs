@@ -711,6 +711,11 @@ impl Gen<'_, '_> {
         let n = quote!(crate::runtime::Nullable);
         let p = quote!(crate::Patch);
         let none = quote!(::core::option::Option::None);
+        // A patch may hold its value boxed (`#[acp(boxed)]` on the state field).
+        let boxed = |f: &Form, field: &crate::model::Field, view: &View| matches!(f, Form::Patch(s) if s.boxed_in_patch(&field.ty, |r| view.get(r).is_some_and(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_)))));
+        let pset =
+            if boxed(&fb, b, self.dst) { quote!(#p::Set(::std::boxed::Box::new(v))) } else { quote!(#p::Set(v)) };
+        let unbox = if boxed(&fa, a, self.src) { quote!(let v = *v;) } else { quote!() };
         let body = match (&fa, &fb) {
             (Form::Value, Form::Value) => req(x.clone()),
             (Form::Value, Form::Opt) => some(x.clone()),
@@ -720,7 +725,7 @@ impl Gen<'_, '_> {
             }
             (Form::Value, Form::Patch(_)) => {
                 let s = some(x.clone());
-                quote!(match #s { ::core::option::Option::Some(v) => #p::Set(v), ::core::option::Option::None => #p::Keep })
+                quote!(match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep })
             }
             (Form::Opt, Form::Value) if collection => {
                 let r = req(quote!(v));
@@ -740,7 +745,7 @@ impl Gen<'_, '_> {
             }
             (Form::Opt, Form::Patch(_)) => {
                 let s = some(quote!(v));
-                quote!(match #x { ::core::option::Option::Some(v) => match #s { ::core::option::Option::Some(v) => #p::Set(v), ::core::option::Option::None => #p::Keep }, ::core::option::Option::None => #p::Keep })
+                quote!(match #x { ::core::option::Option::Some(v) => match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep }, ::core::option::Option::None => #p::Keep })
             }
             (Form::Nullable, Form::Opt) => {
                 let s = some(quote!(v));
@@ -752,7 +757,7 @@ impl Gen<'_, '_> {
             }
             (Form::Nullable, Form::Patch(_)) => {
                 let s = some(quote!(v));
-                quote!(match #x { #n::Value(v) => match #s { ::core::option::Option::Some(v) => #p::Set(v), ::core::option::Option::None => #p::Keep }, #n::Null => #p::Clear, #n::Absent => #p::Keep })
+                quote!(match #x { #n::Value(v) => match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep }, #n::Null => #p::Clear, #n::Absent => #p::Keep })
             }
             (Form::Patch(state), Form::Opt | Form::Nullable) => {
                 use crate::plan::StateRepr;
@@ -784,7 +789,7 @@ impl Gen<'_, '_> {
                     }
                 };
                 let set = wrap(some(quote!(v)));
-                quote!(match #x { #p::Set(v) => #set, #p::Clear => #clear, _ => #keep })
+                quote!(match #x { #p::Set(v) => { #unbox #set } #p::Clear => #clear, _ => #keep })
             }
             (fa, fb) => return Err(format!("property `{}`: {fa:?} -> {fb:?}", a.name)),
         };

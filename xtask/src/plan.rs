@@ -118,6 +118,22 @@ impl StateRepr {
     }
 }
 
+impl StateRepr {
+    /// Whether the wire patch holds the field's value boxed (`#[acp(boxed)]`
+    /// on the state field): any JSON (`serde_json::Value`, 72 bytes with
+    /// `preserve_order`) and an optional object, a struct or a union
+    /// (capabilities, an exit status, a subagent's state: set rarely). Keeps
+    /// the patches, and the updates that hold them, small; the state struct
+    /// holds the value inline.
+    pub fn boxed_in_patch(&self, ty: &Type, is_object: impl Fn(&str) -> bool) -> bool {
+        match self {
+            StateRepr::AnyValue => true,
+            StateRepr::Optional => matches!(ty, Type::Ref(r) if is_object(r)),
+            _ => false,
+        }
+    }
+}
+
 /// One planned field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldPlan {

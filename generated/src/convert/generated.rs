@@ -6910,7 +6910,9 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                         match ::core::option::Option::Some(
                             (crate::convert::ToV2::to_v2(v, cx))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
+                            ::core::option::Option::Some(v) => {
+                                crate::Patch::Set(::std::boxed::Box::new(v))
+                            }
                             ::core::option::Option::None => crate::Patch::Keep,
                         }
                     }
@@ -6927,7 +6929,9 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                         match ::core::option::Option::Some(
                             (crate::convert::ToV2::to_v2(v, cx))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
+                            ::core::option::Option::Some(v) => {
+                                crate::Patch::Set(::std::boxed::Box::new(v))
+                            }
                             ::core::option::Option::None => crate::Patch::Keep,
                         }
                     }
@@ -7551,7 +7555,9 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                 let v = match self.raw_input {
                     ::core::option::Option::Some(v) => {
                         match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
+                            ::core::option::Option::Some(v) => {
+                                crate::Patch::Set(::std::boxed::Box::new(v))
+                            }
                             ::core::option::Option::None => crate::Patch::Keep,
                         }
                     }
@@ -7565,7 +7571,9 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                 let v = match self.raw_output {
                     ::core::option::Option::Some(v) => {
                         match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
+                            ::core::option::Option::Some(v) => {
+                                crate::Patch::Set(::std::boxed::Box::new(v))
+                            }
                             ::core::option::Option::None => crate::Patch::Keep,
                         }
                     }
@@ -7765,7 +7773,9 @@ impl crate::convert::ToV2 for crate::v1::UsageUpdate {
                         match ::core::option::Option::Some(
                             (crate::convert::ToV2::to_v2(v, cx))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
+                            ::core::option::Option::Some(v) => {
+                                crate::Patch::Set(::std::boxed::Box::new(v))
+                            }
                             ::core::option::Option::None => crate::Patch::Keep,
                         }
                     }
@@ -14698,6 +14708,7 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("capabilities");
                 let v = match self.capabilities {
                     crate::Patch::Set(v) => {
+                        let v = *v;
                         match ::core::option::Option::Some(
                             (crate::convert::ToV1::to_v1(v, cx))?,
                         ) {
@@ -14725,6 +14736,7 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("state");
                 let v = match self.state {
                     crate::Patch::Set(v) => {
+                        let v = *v;
                         match ::core::option::Option::Some(
                             (crate::convert::ToV1::to_v1(v, cx))?,
                         ) {
@@ -15476,7 +15488,10 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
             raw_input: {
                 cx.enter("rawInput");
                 let v = match self.raw_input {
-                    crate::Patch::Set(v) => ::core::option::Option::Some(v),
+                    crate::Patch::Set(v) => {
+                        let v = *v;
+                        ::core::option::Option::Some(v)
+                    }
                     crate::Patch::Clear => {
                         cx.loss(
                             crate::convert::LossKind::Dropped,
@@ -15492,7 +15507,10 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
             raw_output: {
                 cx.enter("rawOutput");
                 let v = match self.raw_output {
-                    crate::Patch::Set(v) => ::core::option::Option::Some(v),
+                    crate::Patch::Set(v) => {
+                        let v = *v;
+                        ::core::option::Option::Some(v)
+                    }
                     crate::Patch::Clear => {
                         cx.loss(
                             crate::convert::LossKind::Dropped,
@@ -15716,6 +15734,7 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                 cx.enter("cost");
                 let v = match self.cost {
                     crate::Patch::Set(v) => {
+                        let v = *v;
                         match ::core::option::Option::Some(
                             (crate::convert::ToV1::to_v1(v, cx))?,
                         ) {

@@ -2850,13 +2850,13 @@ pub enum ContentBlock {
     /// References to resources that the agent can access.
     ///
     /// All agents MUST support resource links in prompts.
-    ResourceLink(ResourceLink),
+    ResourceLink(::std::boxed::Box<ResourceLink>),
     /// Complete resource contents embedded directly in the message.
     ///
     /// Preferred for including context as it avoids extra round-trips.
     ///
     /// Requires the `embeddedContext` prompt capability when included in prompts.
-    Resource(EmbeddedResource),
+    Resource(::std::boxed::Box<EmbeddedResource>),
 }
 impl ::serde::Serialize for ContentBlock {
     fn serialize<S: ::serde::Serializer>(

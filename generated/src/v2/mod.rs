@@ -1275,15 +1275,18 @@ pub struct ToolCall {
     #[serde(rename = "locations")]
     pub locations: ::std::vec::Vec<ToolCallLocation>,
     /// Raw input parameters sent to the tool.
+    #[acp(boxed)]
     #[serde(rename = "rawInput")]
     pub raw_input: ::serde_json::Value,
     /// Raw output returned by the tool.
+    #[acp(boxed)]
     #[serde(rename = "rawOutput")]
     pub raw_output: ::serde_json::Value,
     /// Client-initiated controls this tool call currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
     /// the whole previous value. A new tool call starts with none.
+    #[acp(boxed)]
     #[serde(rename = "capabilities")]
     pub capabilities: ::core::option::Option<ToolCallCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2061,13 +2064,13 @@ pub enum ContentBlock {
     /// References to resources that the receiver may be able to read.
     ///
     /// All agents MUST support resource links in prompts.
-    ResourceLink(ResourceLink),
+    ResourceLink(::std::boxed::Box<ResourceLink>),
     /// Complete resource contents embedded directly in the message.
     ///
     /// Preferred for including context as it avoids extra round-trips.
     ///
     /// Requires the `embeddedContext` prompt capability when included in prompts.
-    Resource(EmbeddedResource),
+    Resource(::std::boxed::Box<EmbeddedResource>),
     /// Custom or future content block.
     ///
     /// Values beginning with `_` are reserved for implementation-specific
@@ -30200,21 +30203,25 @@ pub struct TerminalState {
     #[serde(rename = "cwd")]
     pub cwd: ::core::option::Option<AbsolutePath>,
     /// An authoritative replacement snapshot of terminal output bytes.
+    #[acp(boxed)]
     #[serde(rename = "output")]
     pub output: ::core::option::Option<TerminalOutput>,
     /// Exit information. A concrete object marks the terminal as exited.
+    #[acp(boxed)]
     #[serde(rename = "exitStatus")]
     pub exit_status: ::core::option::Option<TerminalExitStatus>,
     /// The terminal size the command runs with, when known.
     ///
     /// Clients can render output at this size so that column layouts, progress bars,
     /// and cursor-positioned output display as the program wrote them.
+    #[acp(boxed)]
     #[serde(rename = "size")]
     pub size: ::core::option::Option<TerminalSize>,
     /// Client-initiated controls this terminal currently supports, such as cancellation.
     ///
     /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
     /// the whole previous value. A new terminal starts with none.
+    #[acp(boxed)]
     #[serde(rename = "capabilities")]
     pub capabilities: ::core::option::Option<TerminalCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -32255,6 +32262,7 @@ pub struct UsageState {
     /// Cumulative session cost.
     ///
     /// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
+    #[acp(boxed)]
     #[serde(rename = "cost")]
     pub cost: ::core::option::Option<Cost>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -49545,6 +49553,7 @@ pub struct SubagentState {
     ///
     /// Read-only operations retain their normal protocol semantics and
     /// capability requirements.
+    #[acp(boxed)]
     #[serde(rename = "capabilities")]
     pub capabilities: ::core::option::Option<SubagentSessionCapabilities>,
     /// The child's current foreground state, mirrored onto its parent association.
@@ -49552,6 +49561,7 @@ pub struct SubagentState {
     /// Optional and nullable. Omitted means unchanged. `null` removes the
     /// current report and leaves activity unconfirmed (not idle or cancelled).
     /// A concrete `StateUpdate` replaces the entire previous snapshot.
+    #[acp(boxed)]
     #[serde(rename = "state")]
     pub state: ::core::option::Option<StateUpdate>,
     /// The child's working directory. Must be an absolute path.

@@ -34,3 +34,16 @@ fn v1_corpus_round_trips() {
 fn v2_corpus_round_trips() {
     assert!(corpus::run(&dir("v2"), registry::v2::reencode) >= 20);
 }
+
+/// The hot types stay small as a user builds them (the limits of the
+/// performance targets: 260 and 300 bytes), with and without `unstable`.
+#[test]
+fn hot_types_are_small() {
+    let sizes = [
+        ("ToolCallUpdate", std::mem::size_of::<acp_bindings::v2::ToolCallUpdate>(), 260),
+        ("SessionUpdate", std::mem::size_of::<acp_bindings::v2::SessionUpdate>(), 300),
+    ];
+    for (name, size, limit) in sizes {
+        assert!(size <= limit, "v2::{name} is {size} bytes, more than {limit}");
+    }
+}

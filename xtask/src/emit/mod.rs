@@ -15,7 +15,7 @@ use serde_json::Value;
 
 mod enums;
 pub mod schema;
-mod unions;
+pub mod unions;
 
 pub use crate::plan::Gate;
 use crate::plan::{Repr, StateRepr};
@@ -28,6 +28,8 @@ pub struct Emitter {
     scalars: std::collections::BTreeSet<String>,
     /// The top-level (`$defs`) names.
     top: std::collections::BTreeSet<String>,
+    /// Object definitions (structs and unions).
+    objects: std::collections::BTreeSet<String>,
     schemars: bool,
 }
 
@@ -75,7 +77,9 @@ impl Emitter {
         let all: Vec<&Def> = defs.into_iter().flat_map(Def::walk).collect();
         let names = all.iter().map(|d| (d.name.clone(), d.rust_name.clone())).collect();
         let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
-        Emitter { rt, names, scalars, top, schemars: false }
+        let objects =
+            all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
+        Emitter { rt, names, scalars, top, objects, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -424,7 +428,10 @@ impl Emitter {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-            let (attr, ty) = match StateRepr::of(f, upsert) {
+            let repr = StateRepr::of(f, upsert);
+            let boxed =
+                if repr.boxed_in_patch(&f.ty, |r| self.objects.contains(r)) { quote!(#[acp(boxed)]) } else { quote!() };
+            let (attr, ty) = match repr {
                 StateRepr::Key => (quote!(#[acp(key)]), t),
                 StateRepr::Required => (quote!(#[acp(required)]), t),
                 StateRepr::ByKey => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
@@ -443,8 +450,8 @@ impl Emitter {
                         });
                     (quote!(), t)
                 }
-                StateRepr::AnyValue => (quote!(), t),
-                StateRepr::Optional => (sii, quote!(::core::option::Option<#t>)),
+                StateRepr::AnyValue => (boxed, t),
+                StateRepr::Optional => (quote!(#sii #boxed), quote!(::core::option::Option<#t>)),
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
         }

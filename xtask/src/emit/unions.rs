@@ -6,6 +6,23 @@ use quote::quote;
 use super::{docs_or, ident, str_lit, Emitter};
 use crate::model::*;
 
+/// Union arms whose payload is boxed: `(union, discriminator value)`.
+///
+/// Reviewed by hand. An enum is as large as its largest variant, and every
+/// message that holds the union pays for it (moves, and the size of every
+/// struct and list that holds one). These arms are rare on the wire and much
+/// larger than the common ones: a resource link (272 bytes inline) or an
+/// embedded resource (216) in a content block whose common arm is text (136),
+/// so boxing them keeps `ContentBlock` and the updates that hold it small.
+/// Applies to every schema revision and version that has the arm;
+/// `tests/tests/codegen.rs` checks that the vendored schemas have each.
+pub const BOXED_ARMS: &[(&str, &str)] = &[("ContentBlock", "resource_link"), ("ContentBlock", "resource")];
+
+/// Whether the arm's payload is boxed ([`BOXED_ARMS`]).
+pub fn boxed_arm(union: &str, v: &Variant) -> bool {
+    v.tag.as_deref().is_some_and(|t| BOXED_ARMS.contains(&(union, t)))
+}
+
 impl Emitter {
     // ---- unions --------------------------------------------------------------
 
@@ -24,7 +41,11 @@ impl Emitter {
                 Payload::Unit => quote! { #vd #vn, },
                 Payload::Type(t) => {
                     let t = self.ty(t);
-                    quote! { #vd #vn(#t), }
+                    if boxed_arm(&def.name, v) {
+                        quote! { #vd #vn(::std::boxed::Box<#t>), }
+                    } else {
+                        quote! { #vd #vn(#t), }
+                    }
                 }
                 Payload::NoTag => {
                     let prop = &u.tag.as_ref().map(|t| t.property.clone()).unwrap_or_default();
