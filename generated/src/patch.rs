@@ -175,25 +175,29 @@ pub mod de {
         d: D,
         lenient: bool,
     ) -> Result<Patch<T, P>, D::Error> {
-        let value = Value::deserialize(d)?;
-        match value {
-            Value::Null => Ok(Patch::Clear),
-            other => match P::deserialize(other) {
-                Ok(p) => Ok(Patch::Patch(p)),
-                Err(_) if lenient => Ok(Patch::Keep),
-                Err(e) => Err(serde::de::Error::custom(e)),
-            },
+        let raw = field::Raw::deserialize(d)?;
+        if field::raw_is_null(&raw) {
+            return Ok(Patch::Clear);
+        }
+        match field::decode_raw::<P>(raw) {
+            Ok(p) => Ok(Patch::Patch(p)),
+            Err((false, _)) if lenient => Ok(Patch::Keep),
+            Err((_, e)) => Err(serde::de::Error::custom(e)),
         }
     }
 
     /// A by-key (`_meta`) field with the default-on-error rule: an object
     /// patches per key, `null` clears, anything else keeps.
     pub fn lenient_by_key<'de, D: Deserializer<'de>>(d: D) -> Result<ByKey, D::Error> {
-        Ok(match Value::deserialize(d)? {
-            Value::Null => Patch::Clear,
-            Value::Object(m) => Patch::Set(Box::new(m)),
-            _ => Patch::Keep,
-        })
+        let raw = field::Raw::deserialize(d)?;
+        if field::raw_is_null(&raw) {
+            return Ok(Patch::Clear);
+        }
+        match field::decode_raw::<Map<String, Value>>(raw) {
+            Ok(m) => Ok(Patch::Set(Box::new(m))),
+            Err((false, _)) => Ok(Patch::Keep),
+            Err((true, e)) => Err(serde::de::Error::custom(e)),
+        }
     }
 
     /// A by-key field, strict: anything but an object or `null` is an error.

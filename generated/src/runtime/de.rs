@@ -1,9 +1,12 @@
 //! Deserialization helpers called from generated code.
 //!
-//! The ACP `x-deserialize-*` keywords need a field's value buffered before it
+//! The ACP `x-deserialize-*` keywords need a field's value captured before it
 //! is decoded (a malformed value must be replaced by the default, not abort
-//! the message), so these helpers decode through [`serde_json::Value`]. Broken
-//! JSON syntax still fails, because buffering the value itself fails.
+//! the message). These helpers capture it as its JSON text ([`Raw`]: borrowed
+//! from the input when serde_json reads a string or a slice, so nothing is
+//! allocated) and decode that text; only a deserializer that is not
+//! serde_json's makes them buffer a [`serde_json::Value`]. Broken JSON syntax
+//! still fails the message, as it would have when buffering.
 
 use serde::de::{DeserializeOwned, Error, Unexpected};
 use serde::{Deserialize, Deserializer};
@@ -51,18 +54,164 @@ impl<T> Shape for Vec<T> {
     }
 }
 
-fn decode_shape<F: Shape>(value: Value) -> Result<F, serde_json::Error>
-where
-    F::Inner: DeserializeOwned,
-{
-    if value.is_null() {
-        return F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a value"));
-    }
-    F::Inner::deserialize(value).map(F::wrap)
+// ---- values captured as JSON text -------------------------------------------
+
+/// serde_json's name for a raw value (`serde_json::value::RawValue`): a
+/// serde_json deserializer asked for a newtype struct of this name hands over
+/// the value's JSON text instead of its contents. Any other deserializer
+/// ignores the name and the value is buffered as a [`Value`].
+const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A value captured without decoding it: its JSON text, borrowed from the
+/// input when possible, or (from a deserializer that is not serde_json's) a
+/// buffered [`Value`].
+pub enum Raw<'de> {
+    /// Borrowed from the input (`serde_json::from_str` / `from_slice`).
+    Borrowed(&'de str),
+    /// Copied (serde_json reading from an `io::Read` or a `Value`).
+    Owned(String),
+    /// Buffered (any other deserializer).
+    Value(Value),
 }
 
-fn keep_valid<T: DeserializeOwned>(items: Vec<Value>) -> Vec<T> {
-    items.into_iter().filter_map(|item| T::deserialize(item).ok()).collect()
+impl<'de> Deserialize<'de> for Raw<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_newtype_struct(RAW_TOKEN, RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> serde::de::Visitor<'de> for RawVisitor {
+    type Value = Raw<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    // serde_json: one entry, the token and the value's text.
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Raw<'de>, A::Error> {
+        map.next_key::<serde::de::IgnoredAny>()?;
+        map.next_value_seed(RawText)
+    }
+
+    // Any other deserializer.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Raw<'de>, D::Error> {
+        Value::deserialize(d).map(Raw::Value)
+    }
+}
+
+/// The text of a raw value, borrowed when the input allows.
+struct RawText;
+
+impl<'de> serde::de::DeserializeSeed<'de> for RawText {
+    type Value = Raw<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Raw<'de>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for RawText {
+    type Value = Raw<'de>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a raw JSON value")
+    }
+    fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<Raw<'de>, E> {
+        Ok(Raw::Borrowed(v))
+    }
+    fn visit_str<E: Error>(self, v: &str) -> Result<Raw<'de>, E> {
+        Ok(Raw::Owned(v.to_owned()))
+    }
+    fn visit_string<E: Error>(self, v: String) -> Result<Raw<'de>, E> {
+        Ok(Raw::Owned(v))
+    }
+}
+
+/// What decoding a captured value gave: the value, a value of the wrong shape
+/// (the lenient rules replace it), or broken JSON (always an error, as when
+/// the value was buffered).
+enum Decoded<T> {
+    Ok(T),
+    Wrong(serde_json::Error),
+    Broken(serde_json::Error),
+}
+
+/// Decodes captured JSON text. On failure (the rare path) the text is read
+/// once more as a [`Value`]: what a `Value` rejects (a lone surrogate escape,
+/// a number out of range: the capture lets those through) fails the message,
+/// exactly as buffering the value did; anything else is a wrong shape.
+fn decode_text<T: DeserializeOwned>(text: &str) -> Decoded<T> {
+    match serde_json::from_str(text) {
+        Ok(v) => Decoded::Ok(v),
+        Err(e) => match serde_json::from_str::<Value>(text) {
+            Err(broken) => Decoded::Broken(broken),
+            Ok(_) => Decoded::Wrong(e),
+        },
+    }
+}
+
+impl Raw<'_> {
+    fn text(&self) -> Option<&str> {
+        match self {
+            Raw::Borrowed(s) => Some(s),
+            Raw::Owned(s) => Some(s),
+            Raw::Value(_) => None,
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        match self {
+            Raw::Value(v) => v.is_null(),
+            _ => self.text().is_some_and(|t| t == "null"),
+        }
+    }
+
+    /// Decodes the captured value as `T`.
+    fn decode<T: DeserializeOwned>(self) -> Decoded<T> {
+        match self {
+            Raw::Borrowed(s) => decode_text(s),
+            Raw::Owned(s) => decode_text(&s),
+            Raw::Value(v) => match T::deserialize(v) {
+                Ok(v) => Decoded::Ok(v),
+                Err(e) => Decoded::Wrong(e),
+            },
+        }
+    }
+
+    /// A list's items decoded one by one, the failing ones dropped; `None`
+    /// when the value is not a list.
+    fn keep_valid_items<T: DeserializeOwned>(self) -> Result<Option<Vec<T>>, serde_json::Error> {
+        fn each<'a, T: DeserializeOwned>(
+            items: impl Iterator<Item = Raw<'a>>,
+            len: usize,
+        ) -> Result<Vec<T>, serde_json::Error> {
+            let mut out = Vec::with_capacity(len);
+            for item in items {
+                match item.decode::<T>() {
+                    Decoded::Ok(v) => out.push(v),
+                    Decoded::Wrong(_) => {}
+                    Decoded::Broken(e) => return Err(e),
+                }
+            }
+            Ok(out)
+        }
+        match self {
+            Raw::Value(Value::Array(items)) => {
+                let n = items.len();
+                each(items.into_iter().map(Raw::Value), n).map(Some)
+            }
+            Raw::Value(_) => Ok(None),
+            raw => {
+                let text = raw.text().unwrap_or_default();
+                if !text.starts_with('[') {
+                    return Ok(None);
+                }
+                let items: Vec<Raw<'_>> = serde_json::from_str(text)?;
+                let n = items.len();
+                each(items.into_iter(), n).map(Some)
+            }
+        }
+    }
 }
 
 /// `x-deserialize-default-on-error`: a value of the wrong shape becomes the default.
@@ -72,8 +221,15 @@ where
     F: Shape,
     F::Inner: DeserializeOwned,
 {
-    let value = Value::deserialize(deserializer)?;
-    Ok(decode_shape(value).unwrap_or_default())
+    let raw = Raw::deserialize(deserializer)?;
+    if raw.is_null() {
+        return Ok(F::null().unwrap_or_default());
+    }
+    match raw.decode::<F::Inner>() {
+        Decoded::Ok(v) => Ok(F::wrap(v)),
+        Decoded::Wrong(_) => Ok(F::default()),
+        Decoded::Broken(e) => Err(D::Error::custom(e)),
+    }
 }
 
 /// `x-deserialize-default-on-error` with `x-deserialize-skip-invalid-items`.
@@ -83,11 +239,15 @@ where
     F: Shape<Inner = Vec<T>>,
     T: DeserializeOwned,
 {
-    Ok(match Value::deserialize(deserializer)? {
-        Value::Null => F::null().unwrap_or_default(),
-        Value::Array(items) => F::wrap(keep_valid(items)),
-        _ => F::default(),
-    })
+    let raw = Raw::deserialize(deserializer)?;
+    if raw.is_null() {
+        return Ok(F::null().unwrap_or_default());
+    }
+    match raw.keep_valid_items() {
+        Ok(Some(items)) => Ok(F::wrap(items)),
+        Ok(None) => Ok(F::default()),
+        Err(e) => Err(D::Error::custom(e)),
+    }
 }
 
 /// `x-deserialize-skip-invalid-items` alone: a list item that fails to decode
@@ -98,11 +258,40 @@ where
     F: Shape<Inner = Vec<T>>,
     T: DeserializeOwned,
 {
-    match Value::deserialize(deserializer)? {
-        Value::Null => F::null().ok_or_else(|| D::Error::invalid_type(Unexpected::Unit, &"an array")),
-        Value::Array(items) => Ok(F::wrap(keep_valid(items))),
-        other => Err(D::Error::invalid_type(unexpected(&other), &"an array")),
+    let raw = Raw::deserialize(deserializer)?;
+    if raw.is_null() {
+        return F::null().ok_or_else(|| D::Error::invalid_type(Unexpected::Unit, &"an array"));
     }
+    // Not a list: an error naming the value (read once more, on this path only).
+    match &raw {
+        Raw::Value(v) if !v.is_array() => return Err(D::Error::invalid_type(unexpected(v), &"an array")),
+        r => {
+            if let Some(t) = r.text().filter(|t| !t.starts_with('[')) {
+                let v: Value = serde_json::from_str(t).map_err(D::Error::custom)?;
+                return Err(D::Error::invalid_type(unexpected(&v), &"an array"));
+            }
+        }
+    }
+    match raw.keep_valid_items() {
+        Ok(Some(items)) => Ok(F::wrap(items)),
+        Ok(None) => Err(D::Error::invalid_type(Unexpected::Other("a value"), &"an array")),
+        Err(e) => Err(D::Error::custom(e)),
+    }
+}
+
+/// Decodes a captured value strictly: `T` or the error (for `nested` patch
+/// fields and `_meta`, which decide themselves what a wrong shape means).
+pub fn decode_raw<T: DeserializeOwned>(raw: Raw<'_>) -> Result<T, (bool, serde_json::Error)> {
+    match raw.decode::<T>() {
+        Decoded::Ok(v) => Ok(v),
+        Decoded::Wrong(e) => Err((false, e)),
+        Decoded::Broken(e) => Err((true, e)),
+    }
+}
+
+/// Whether a captured value is `null`.
+pub fn raw_is_null(raw: &Raw<'_>) -> bool {
+    raw.is_null()
 }
 
 /// `x-deserialize-default-on-null` on a required list: `null` means empty.
