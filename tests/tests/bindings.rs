@@ -12,6 +12,8 @@ mod semantics;
 
 #[path = "bindings/corpus.rs"]
 mod corpus;
+#[path = "bindings/fast_paths.rs"]
+mod fast_paths;
 
 fn corpus_dir(version: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(version)

@@ -540,6 +540,539 @@ pub mod v1 {
             },
         )
     }
+    /// Decodes `json` as the definition named `type_name` twice: as users
+    /// do (`serde_json::from_str`, the fast paths) and from a buffered
+    /// `serde_json::Value` through `runtime::de::Buffered` (the slow
+    /// reference, which takes the buffered path of every lenient field);
+    /// each result encoded again, or the error. The tests require the two
+    /// to agree.
+    ///
+    /// Returns `None` when this build has no definition of that name.
+    pub fn decode_fast_and_slow(
+        type_name: &str,
+        json: &str,
+    ) -> ::core::option::Option<
+        (
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+        ),
+    > {
+        fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+            json: &str,
+        ) -> (
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+        ) {
+            let encode = |v: T| ::serde_json::to_value(v).map_err(|e| e.to_string());
+            let fast = ::serde_json::from_str::<T>(json)
+                .map_err(|e| e.to_string())
+                .and_then(encode);
+            let slow = ::serde_json::from_str::<::serde_json::Value>(json)
+                .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
+                .map_err(|e| e.to_string())
+                .and_then(encode);
+            (fast, slow)
+        }
+        ::core::option::Option::Some(
+            match type_name {
+                #[cfg(not(feature = "unstable"))]
+                "AgentRequest" => go::<bindings::AgentRequest>(json),
+                #[cfg(feature = "unstable")]
+                "AgentRequest" => go::<bindings::AgentRequest>(json),
+                "RequestId" => go::<bindings::RequestId>(json),
+                "WriteTextFileRequest" => go::<bindings::WriteTextFileRequest>(json),
+                "SessionId" => go::<bindings::SessionId>(json),
+                "ReadTextFileRequest" => go::<bindings::ReadTextFileRequest>(json),
+                "RequestPermissionRequest" => {
+                    go::<bindings::RequestPermissionRequest>(json)
+                }
+                "ToolCallUpdate" => go::<bindings::ToolCallUpdate>(json),
+                "ToolCallId" => go::<bindings::ToolCallId>(json),
+                "ToolKind" => go::<bindings::ToolKind>(json),
+                "ToolCallStatus" => go::<bindings::ToolCallStatus>(json),
+                "ToolCallContent" => go::<bindings::ToolCallContent>(json),
+                "ContentBlock" => go::<bindings::ContentBlock>(json),
+                "Annotations" => go::<bindings::Annotations>(json),
+                "Role" => go::<bindings::Role>(json),
+                "TextContent" => go::<bindings::TextContent>(json),
+                "ImageContent" => go::<bindings::ImageContent>(json),
+                "AudioContent" => go::<bindings::AudioContent>(json),
+                "ResourceLink" => go::<bindings::ResourceLink>(json),
+                "EmbeddedResourceResource" => {
+                    go::<bindings::EmbeddedResourceResource>(json)
+                }
+                "TextResourceContents" => go::<bindings::TextResourceContents>(json),
+                "BlobResourceContents" => go::<bindings::BlobResourceContents>(json),
+                "EmbeddedResource" => go::<bindings::EmbeddedResource>(json),
+                "Content" => go::<bindings::Content>(json),
+                "Diff" => go::<bindings::Diff>(json),
+                "TerminalId" => go::<bindings::TerminalId>(json),
+                "Terminal" => go::<bindings::Terminal>(json),
+                "ToolCallLocation" => go::<bindings::ToolCallLocation>(json),
+                "PermissionOption" => go::<bindings::PermissionOption>(json),
+                "PermissionOptionId" => go::<bindings::PermissionOptionId>(json),
+                "PermissionOptionKind" => go::<bindings::PermissionOptionKind>(json),
+                "CreateTerminalRequest" => go::<bindings::CreateTerminalRequest>(json),
+                "EnvVariable" => go::<bindings::EnvVariable>(json),
+                "TerminalOutputRequest" => go::<bindings::TerminalOutputRequest>(json),
+                "ReleaseTerminalRequest" => go::<bindings::ReleaseTerminalRequest>(json),
+                "WaitForTerminalExitRequest" => {
+                    go::<bindings::WaitForTerminalExitRequest>(json)
+                }
+                "KillTerminalRequest" => go::<bindings::KillTerminalRequest>(json),
+                "CreateElicitationRequest" => {
+                    go::<bindings::CreateElicitationRequest>(json)
+                }
+                "ElicitationSessionScope" => {
+                    go::<bindings::ElicitationSessionScope>(json)
+                }
+                "ElicitationRequestScope" => {
+                    go::<bindings::ElicitationRequestScope>(json)
+                }
+                "ElicitationSchema" => go::<bindings::ElicitationSchema>(json),
+                "ElicitationSchemaType" => go::<bindings::ElicitationSchemaType>(json),
+                "ElicitationPropertySchema" => {
+                    go::<bindings::ElicitationPropertySchema>(json)
+                }
+                "StringFormat" => go::<bindings::StringFormat>(json),
+                "EnumOption" => go::<bindings::EnumOption>(json),
+                "StringPropertySchema" => go::<bindings::StringPropertySchema>(json),
+                "NumberPropertySchema" => go::<bindings::NumberPropertySchema>(json),
+                "IntegerPropertySchema" => go::<bindings::IntegerPropertySchema>(json),
+                "BooleanPropertySchema" => go::<bindings::BooleanPropertySchema>(json),
+                "MultiSelectItems" => go::<bindings::MultiSelectItems>(json),
+                "StringMultiSelectItems" => go::<bindings::StringMultiSelectItems>(json),
+                "TitledMultiSelectItems" => go::<bindings::TitledMultiSelectItems>(json),
+                "MultiSelectPropertySchema" => {
+                    go::<bindings::MultiSelectPropertySchema>(json)
+                }
+                "ElicitationFormMode" => go::<bindings::ElicitationFormMode>(json),
+                "ElicitationId" => go::<bindings::ElicitationId>(json),
+                "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
+                "ExtRequest" => go::<bindings::ExtRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentResponse" => go::<bindings::AgentResponse>(json),
+                #[cfg(feature = "unstable")]
+                "AgentResponse" => go::<bindings::AgentResponse>(json),
+                #[cfg(not(feature = "unstable"))]
+                "InitializeResponse" => go::<bindings::InitializeResponse>(json),
+                #[cfg(feature = "unstable")]
+                "InitializeResponse" => go::<bindings::InitializeResponse>(json),
+                "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
+                #[cfg(not(feature = "unstable"))]
+                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
+                "SessionListCapabilities" => {
+                    go::<bindings::SessionListCapabilities>(json)
+                }
+                "SessionDeleteCapabilities" => {
+                    go::<bindings::SessionDeleteCapabilities>(json)
+                }
+                "SessionAdditionalDirectoriesCapabilities" => {
+                    go::<bindings::SessionAdditionalDirectoriesCapabilities>(json)
+                }
+                "SessionResumeCapabilities" => {
+                    go::<bindings::SessionResumeCapabilities>(json)
+                }
+                "SessionCloseCapabilities" => {
+                    go::<bindings::SessionCloseCapabilities>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
+                "LogoutCapabilities" => go::<bindings::LogoutCapabilities>(json),
+                "AuthMethod" => go::<bindings::AuthMethod>(json),
+                "AuthMethodId" => go::<bindings::AuthMethodId>(json),
+                "AuthMethodTerminal" => go::<bindings::AuthMethodTerminal>(json),
+                "AuthMethodAgent" => go::<bindings::AuthMethodAgent>(json),
+                "Implementation" => go::<bindings::Implementation>(json),
+                "AuthenticateResponse" => go::<bindings::AuthenticateResponse>(json),
+                "LogoutResponse" => go::<bindings::LogoutResponse>(json),
+                "NewSessionResponse" => go::<bindings::NewSessionResponse>(json),
+                "SessionModeState" => go::<bindings::SessionModeState>(json),
+                "SessionModeId" => go::<bindings::SessionModeId>(json),
+                "SessionMode" => go::<bindings::SessionMode>(json),
+                "SessionConfigOption" => go::<bindings::SessionConfigOption>(json),
+                "SessionConfigId" => go::<bindings::SessionConfigId>(json),
+                "SessionConfigOptionCategory" => {
+                    go::<bindings::SessionConfigOptionCategory>(json)
+                }
+                "SessionConfigValueId" => go::<bindings::SessionConfigValueId>(json),
+                "SessionConfigSelectOptions" => {
+                    go::<bindings::SessionConfigSelectOptions>(json)
+                }
+                "SessionConfigSelectOption" => {
+                    go::<bindings::SessionConfigSelectOption>(json)
+                }
+                "SessionConfigSelectGroup" => {
+                    go::<bindings::SessionConfigSelectGroup>(json)
+                }
+                "SessionConfigGroupId" => go::<bindings::SessionConfigGroupId>(json),
+                "SessionConfigSelect" => go::<bindings::SessionConfigSelect>(json),
+                "SessionConfigBoolean" => go::<bindings::SessionConfigBoolean>(json),
+                "LoadSessionResponse" => go::<bindings::LoadSessionResponse>(json),
+                "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionInfo" => go::<bindings::SessionInfo>(json),
+                #[cfg(feature = "unstable")]
+                "SessionInfo" => go::<bindings::SessionInfo>(json),
+                "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
+                "ResumeSessionResponse" => go::<bindings::ResumeSessionResponse>(json),
+                "CloseSessionResponse" => go::<bindings::CloseSessionResponse>(json),
+                "SetSessionModeResponse" => go::<bindings::SetSessionModeResponse>(json),
+                "SetSessionConfigOptionResponse" => {
+                    go::<bindings::SetSessionConfigOptionResponse>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "PromptResponse" => go::<bindings::PromptResponse>(json),
+                #[cfg(feature = "unstable")]
+                "PromptResponse" => go::<bindings::PromptResponse>(json),
+                "StopReason" => go::<bindings::StopReason>(json),
+                "ExtResponse" => go::<bindings::ExtResponse>(json),
+                "Error" => go::<bindings::Error>(json),
+                "ErrorCode" => go::<bindings::ErrorCode>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentNotification" => go::<bindings::AgentNotification>(json),
+                #[cfg(feature = "unstable")]
+                "AgentNotification" => go::<bindings::AgentNotification>(json),
+                "SessionNotification" => go::<bindings::SessionNotification>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
+                "MessageId" => go::<bindings::MessageId>(json),
+                "ContentChunk" => go::<bindings::ContentChunk>(json),
+                "ToolCall" => go::<bindings::ToolCall>(json),
+                "PlanEntry" => go::<bindings::PlanEntry>(json),
+                "PlanEntryPriority" => go::<bindings::PlanEntryPriority>(json),
+                "PlanEntryStatus" => go::<bindings::PlanEntryStatus>(json),
+                "Plan" => go::<bindings::Plan>(json),
+                "AvailableCommand" => go::<bindings::AvailableCommand>(json),
+                "AvailableCommandInput" => go::<bindings::AvailableCommandInput>(json),
+                "UnstructuredCommandInput" => {
+                    go::<bindings::UnstructuredCommandInput>(json)
+                }
+                "AvailableCommandsUpdate" => {
+                    go::<bindings::AvailableCommandsUpdate>(json)
+                }
+                "CurrentModeUpdate" => go::<bindings::CurrentModeUpdate>(json),
+                "ConfigOptionUpdate" => go::<bindings::ConfigOptionUpdate>(json),
+                "SessionInfoUpdate" => go::<bindings::SessionInfoUpdate>(json),
+                "Cost" => go::<bindings::Cost>(json),
+                "UsageUpdate" => go::<bindings::UsageUpdate>(json),
+                "NoticeSeverity" => go::<bindings::NoticeSeverity>(json),
+                "Notice" => go::<bindings::Notice>(json),
+                "CompactionId" => go::<bindings::CompactionId>(json),
+                "CompactionStatus" => go::<bindings::CompactionStatus>(json),
+                "CompactionUpdate" => go::<bindings::CompactionUpdate>(json),
+                "CompactionSummaryChunk" => go::<bindings::CompactionSummaryChunk>(json),
+                "CompleteElicitationNotification" => {
+                    go::<bindings::CompleteElicitationNotification>(json)
+                }
+                "ExtNotification" => go::<bindings::ExtNotification>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientRequest" => go::<bindings::ClientRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ClientRequest" => go::<bindings::ClientRequest>(json),
+                "InitializeRequest" => go::<bindings::InitializeRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
+                "FileSystemCapabilities" => go::<bindings::FileSystemCapabilities>(json),
+                "ClientSessionCapabilities" => {
+                    go::<bindings::ClientSessionCapabilities>(json)
+                }
+                "CompactionCapabilities" => go::<bindings::CompactionCapabilities>(json),
+                "SessionConfigOptionsCapabilities" => {
+                    go::<bindings::SessionConfigOptionsCapabilities>(json)
+                }
+                "BooleanConfigOptionCapabilities" => {
+                    go::<bindings::BooleanConfigOptionCapabilities>(json)
+                }
+                "NoticeCapabilities" => go::<bindings::NoticeCapabilities>(json),
+                "AuthCapabilities" => go::<bindings::AuthCapabilities>(json),
+                "ElicitationCapabilities" => {
+                    go::<bindings::ElicitationCapabilities>(json)
+                }
+                "ElicitationFormCapabilities" => {
+                    go::<bindings::ElicitationFormCapabilities>(json)
+                }
+                "ElicitationUrlCapabilities" => {
+                    go::<bindings::ElicitationUrlCapabilities>(json)
+                }
+                "AuthenticateRequest" => go::<bindings::AuthenticateRequest>(json),
+                "LogoutRequest" => go::<bindings::LogoutRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "McpServer" => go::<bindings::McpServer>(json),
+                #[cfg(feature = "unstable")]
+                "McpServer" => go::<bindings::McpServer>(json),
+                "HttpHeader" => go::<bindings::HttpHeader>(json),
+                "McpServerHttp" => go::<bindings::McpServerHttp>(json),
+                "McpServerSse" => go::<bindings::McpServerSse>(json),
+                "McpServerStdio" => go::<bindings::McpServerStdio>(json),
+                #[cfg(not(feature = "unstable"))]
+                "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
+                "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
+                "CloseSessionRequest" => go::<bindings::CloseSessionRequest>(json),
+                "SetSessionModeRequest" => go::<bindings::SetSessionModeRequest>(json),
+                "SetSessionConfigOptionRequest" => {
+                    go::<bindings::SetSessionConfigOptionRequest>(json)
+                }
+                "PromptRequest" => go::<bindings::PromptRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientResponse" => go::<bindings::ClientResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ClientResponse" => go::<bindings::ClientResponse>(json),
+                "WriteTextFileResponse" => go::<bindings::WriteTextFileResponse>(json),
+                "ReadTextFileResponse" => go::<bindings::ReadTextFileResponse>(json),
+                "RequestPermissionResponse" => {
+                    go::<bindings::RequestPermissionResponse>(json)
+                }
+                "RequestPermissionOutcome" => {
+                    go::<bindings::RequestPermissionOutcome>(json)
+                }
+                "SelectedPermissionOutcome" => {
+                    go::<bindings::SelectedPermissionOutcome>(json)
+                }
+                "CreateTerminalResponse" => go::<bindings::CreateTerminalResponse>(json),
+                "TerminalOutputResponse" => go::<bindings::TerminalOutputResponse>(json),
+                "TerminalExitStatus" => go::<bindings::TerminalExitStatus>(json),
+                "ReleaseTerminalResponse" => {
+                    go::<bindings::ReleaseTerminalResponse>(json)
+                }
+                "WaitForTerminalExitResponse" => {
+                    go::<bindings::WaitForTerminalExitResponse>(json)
+                }
+                "KillTerminalResponse" => go::<bindings::KillTerminalResponse>(json),
+                "CreateElicitationResponse" => {
+                    go::<bindings::CreateElicitationResponse>(json)
+                }
+                "ElicitationContentValue" => {
+                    go::<bindings::ElicitationContentValue>(json)
+                }
+                "ElicitationAcceptAction" => {
+                    go::<bindings::ElicitationAcceptAction>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "ClientNotification" => go::<bindings::ClientNotification>(json),
+                #[cfg(feature = "unstable")]
+                "ClientNotification" => go::<bindings::ClientNotification>(json),
+                "CancelNotification" => go::<bindings::CancelNotification>(json),
+                "CancelRequestNotification" => {
+                    go::<bindings::CancelRequestNotification>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpRequest" => go::<bindings::MessageMcpRequest>(json),
+                #[cfg(feature = "unstable")]
+                "McpServerAcpId" => go::<bindings::McpServerAcpId>(json),
+                #[cfg(feature = "unstable")]
+                "McpRequestId" => go::<bindings::McpRequestId>(json),
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptCapabilities" => {
+                    go::<bindings::SessionSystemPromptCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptModeCapabilities" => {
+                    go::<bindings::SessionSystemPromptModeCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptOverrideCapabilities" => {
+                    go::<bindings::SessionSystemPromptOverrideCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionForkCapabilities" => {
+                    go::<bindings::SessionForkCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveCapabilities" => {
+                    go::<bindings::SessionArchiveCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusCapabilities" => {
+                    go::<bindings::SessionStatusCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionTitleCapabilities" => {
+                    go::<bindings::SessionTitleCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusCapabilities" => go::<bindings::AuthStatusCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "ProvidersCapabilities" => go::<bindings::ProvidersCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "ListProvidersResponse" => go::<bindings::ListProvidersResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ProviderInfo" => go::<bindings::ProviderInfo>(json),
+                #[cfg(feature = "unstable")]
+                "ProviderId" => go::<bindings::ProviderId>(json),
+                #[cfg(feature = "unstable")]
+                "LlmProtocol" => go::<bindings::LlmProtocol>(json),
+                #[cfg(feature = "unstable")]
+                "ProviderCurrentConfig" => go::<bindings::ProviderCurrentConfig>(json),
+                #[cfg(feature = "unstable")]
+                "SetProviderResponse" => go::<bindings::SetProviderResponse>(json),
+                #[cfg(feature = "unstable")]
+                "DisableProviderResponse" => {
+                    go::<bindings::DisableProviderResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusResponse" => go::<bindings::AuthStatusResponse>(json),
+                #[cfg(feature = "unstable")]
+                "AuthState" => go::<bindings::AuthState>(json),
+                #[cfg(feature = "unstable")]
+                "AuthAccount" => go::<bindings::AuthAccount>(json),
+                #[cfg(feature = "unstable")]
+                "ForkSessionResponse" => go::<bindings::ForkSessionResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionResponse" => go::<bindings::ArchiveSessionResponse>(json),
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionResponse" => {
+                    go::<bindings::UnarchiveSessionResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusResponse" => go::<bindings::SessionStatusResponse>(json),
+                #[cfg(feature = "unstable")]
+                "SessionStatus" => go::<bindings::SessionStatus>(json),
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleResponse" => {
+                    go::<bindings::SetSessionTitleResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "Usage" => go::<bindings::Usage>(json),
+                #[cfg(feature = "unstable")]
+                "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
+                #[cfg(feature = "unstable")]
+                "PlanId" => go::<bindings::PlanId>(json),
+                #[cfg(feature = "unstable")]
+                "PlanItems" => go::<bindings::PlanItems>(json),
+                #[cfg(feature = "unstable")]
+                "PlanFile" => go::<bindings::PlanFile>(json),
+                #[cfg(feature = "unstable")]
+                "PlanMarkdown" => go::<bindings::PlanMarkdown>(json),
+                #[cfg(feature = "unstable")]
+                "PlanUpdate" => go::<bindings::PlanUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "PlanRemoved" => go::<bindings::PlanRemoved>(json),
+                #[cfg(feature = "unstable")]
+                "SubagentSessionCapabilities" => {
+                    go::<bindings::SubagentSessionCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionCancelCapabilities" => {
+                    go::<bindings::SessionCancelCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "StateUpdate" => go::<bindings::StateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "RunningStateUpdate" => go::<bindings::RunningStateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "ErrorStopReason" => go::<bindings::ErrorStopReason>(json),
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "RequiresActionStateUpdate" => {
+                    go::<bindings::RequiresActionStateUpdate>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "UnknownStateUpdate" => go::<bindings::UnknownStateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "SubagentUpdate" => go::<bindings::SubagentUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "SessionMessage" => go::<bindings::SessionMessage>(json),
+                #[cfg(feature = "unstable")]
+                "SessionMessageChunk" => go::<bindings::SessionMessageChunk>(json),
+                #[cfg(feature = "unstable")]
+                "AuthStatusUpdateNotification" => {
+                    go::<bindings::AuthStatusUpdateNotification>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentCapabilities" => go::<bindings::SubagentCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "PlanCapabilities" => go::<bindings::PlanCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "ListProvidersRequest" => go::<bindings::ListProvidersRequest>(json),
+                #[cfg(feature = "unstable")]
+                "SetProviderRequest" => go::<bindings::SetProviderRequest>(json),
+                #[cfg(feature = "unstable")]
+                "DisableProviderRequest" => go::<bindings::DisableProviderRequest>(json),
+                #[cfg(feature = "unstable")]
+                "AuthStatusRequest" => go::<bindings::AuthStatusRequest>(json),
+                #[cfg(feature = "unstable")]
+                "McpServerAcp" => go::<bindings::McpServerAcp>(json),
+                #[cfg(feature = "unstable")]
+                "SystemPrompt" => go::<bindings::SystemPrompt>(json),
+                #[cfg(feature = "unstable")]
+                "SystemPromptMode" => go::<bindings::SystemPromptMode>(json),
+                #[cfg(feature = "unstable")]
+                "SessionArchiveFilter" => go::<bindings::SessionArchiveFilter>(json),
+                #[cfg(feature = "unstable")]
+                "ForkSessionRequest" => go::<bindings::ForkSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionRequest" => go::<bindings::ArchiveSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionRequest" => {
+                    go::<bindings::UnarchiveSessionRequest>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusRequest" => go::<bindings::SessionStatusRequest>(json),
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleRequest" => go::<bindings::SetSessionTitleRequest>(json),
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponse" => go::<bindings::MessageMcpResponse>(json),
+                #[cfg(feature = "unstable")]
+                "McpError" => go::<bindings::McpError>(json),
+                #[cfg(feature = "unstable")]
+                "MessageMcpNotification" => go::<bindings::MessageMcpNotification>(json),
+                #[cfg(feature = "unstable")]
+                "ProxyRequest" => go::<bindings::ProxyRequest>(json),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyRequest" => go::<bindings::InitializeProxyRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorRequest" => go::<bindings::ProxySuccessorRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ProxyResponse" => go::<bindings::ProxyResponse>(json),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyResponse" => {
+                    go::<bindings::InitializeProxyResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorResponse" => go::<bindings::ProxySuccessorResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ProxyNotification" => go::<bindings::ProxyNotification>(json),
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorNotification" => {
+                    go::<bindings::ProxySuccessorNotification>(json)
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
 }
 /// `reencode` for every ACP v2 definition.
 pub mod v2 {
@@ -572,6 +1105,548 @@ pub mod v2 {
                         e.to_string(),
                     )
                 })
+        }
+        ::core::option::Option::Some(
+            match type_name {
+                #[cfg(not(feature = "unstable"))]
+                "AgentRequest" => go::<bindings::AgentRequest>(json),
+                #[cfg(feature = "unstable")]
+                "AgentRequest" => go::<bindings::AgentRequest>(json),
+                "RequestId" => go::<bindings::RequestId>(json),
+                "RequestPermissionRequest" => {
+                    go::<bindings::RequestPermissionRequest>(json)
+                }
+                "SessionId" => go::<bindings::SessionId>(json),
+                "RequestPermissionSubject" => {
+                    go::<bindings::RequestPermissionSubject>(json)
+                }
+                "ToolCallUpdate" => go::<bindings::ToolCallUpdate>(json),
+                "ToolCallId" => go::<bindings::ToolCallId>(json),
+                "ToolKind" => go::<bindings::ToolKind>(json),
+                "ToolCallStatus" => go::<bindings::ToolCallStatus>(json),
+                "ToolCallContent" => go::<bindings::ToolCallContent>(json),
+                "ContentBlock" => go::<bindings::ContentBlock>(json),
+                "Annotations" => go::<bindings::Annotations>(json),
+                "Role" => go::<bindings::Role>(json),
+                "TextContent" => go::<bindings::TextContent>(json),
+                "MediaType" => go::<bindings::MediaType>(json),
+                "ImageContent" => go::<bindings::ImageContent>(json),
+                "AudioContent" => go::<bindings::AudioContent>(json),
+                "Icon" => go::<bindings::Icon>(json),
+                "IconTheme" => go::<bindings::IconTheme>(json),
+                "ResourceLink" => go::<bindings::ResourceLink>(json),
+                "EmbeddedResourceResource" => {
+                    go::<bindings::EmbeddedResourceResource>(json)
+                }
+                "TextResourceContents" => go::<bindings::TextResourceContents>(json),
+                "BlobResourceContents" => go::<bindings::BlobResourceContents>(json),
+                "EmbeddedResource" => go::<bindings::EmbeddedResource>(json),
+                "Content" => go::<bindings::Content>(json),
+                "DiffChange" => go::<bindings::DiffChange>(json),
+                "DiffFileType" => go::<bindings::DiffFileType>(json),
+                "AbsolutePath" => go::<bindings::AbsolutePath>(json),
+                "DiffPathChange" => go::<bindings::DiffPathChange>(json),
+                "DiffPathPairChange" => go::<bindings::DiffPathPairChange>(json),
+                "DiffPatch" => go::<bindings::DiffPatch>(json),
+                "DiffPatchFormat" => go::<bindings::DiffPatchFormat>(json),
+                "Diff" => go::<bindings::Diff>(json),
+                "TerminalId" => go::<bindings::TerminalId>(json),
+                "Terminal" => go::<bindings::Terminal>(json),
+                "ToolCallLocation" => go::<bindings::ToolCallLocation>(json),
+                "ToolCallCapabilities" => go::<bindings::ToolCallCapabilities>(json),
+                "ToolCallCancelCapabilities" => {
+                    go::<bindings::ToolCallCancelCapabilities>(json)
+                }
+                "ToolCallPermissionSubject" => {
+                    go::<bindings::ToolCallPermissionSubject>(json)
+                }
+                "CommandPermissionSubject" => {
+                    go::<bindings::CommandPermissionSubject>(json)
+                }
+                "PermissionOption" => go::<bindings::PermissionOption>(json),
+                "PermissionOptionId" => go::<bindings::PermissionOptionId>(json),
+                "PermissionOptionKind" => go::<bindings::PermissionOptionKind>(json),
+                "CreateElicitationRequest" => {
+                    go::<bindings::CreateElicitationRequest>(json)
+                }
+                "ElicitationSessionScope" => {
+                    go::<bindings::ElicitationSessionScope>(json)
+                }
+                "ElicitationRequestScope" => {
+                    go::<bindings::ElicitationRequestScope>(json)
+                }
+                "ElicitationSchema" => go::<bindings::ElicitationSchema>(json),
+                "ElicitationSchemaType" => go::<bindings::ElicitationSchemaType>(json),
+                "ElicitationPropertySchema" => {
+                    go::<bindings::ElicitationPropertySchema>(json)
+                }
+                "StringFormat" => go::<bindings::StringFormat>(json),
+                "EnumOption" => go::<bindings::EnumOption>(json),
+                "StringPropertySchema" => go::<bindings::StringPropertySchema>(json),
+                "NumberPropertySchema" => go::<bindings::NumberPropertySchema>(json),
+                "IntegerPropertySchema" => go::<bindings::IntegerPropertySchema>(json),
+                "BooleanPropertySchema" => go::<bindings::BooleanPropertySchema>(json),
+                "MultiSelectItems" => go::<bindings::MultiSelectItems>(json),
+                "StringMultiSelectItems" => go::<bindings::StringMultiSelectItems>(json),
+                "TitledMultiSelectItems" => go::<bindings::TitledMultiSelectItems>(json),
+                "MultiSelectPropertySchema" => {
+                    go::<bindings::MultiSelectPropertySchema>(json)
+                }
+                "ElicitationFormMode" => go::<bindings::ElicitationFormMode>(json),
+                "ElicitationId" => go::<bindings::ElicitationId>(json),
+                "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
+                "ExtRequest" => go::<bindings::ExtRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentResponse" => go::<bindings::AgentResponse>(json),
+                #[cfg(feature = "unstable")]
+                "AgentResponse" => go::<bindings::AgentResponse>(json),
+                "InitializeResponse" => go::<bindings::InitializeResponse>(json),
+                "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
+                "Implementation" => go::<bindings::Implementation>(json),
+                #[cfg(not(feature = "unstable"))]
+                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
+                "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
+                "PromptImageCapabilities" => {
+                    go::<bindings::PromptImageCapabilities>(json)
+                }
+                "PromptAudioCapabilities" => {
+                    go::<bindings::PromptAudioCapabilities>(json)
+                }
+                "PromptEmbeddedContextCapabilities" => {
+                    go::<bindings::PromptEmbeddedContextCapabilities>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
+                "McpStdioCapabilities" => go::<bindings::McpStdioCapabilities>(json),
+                "McpHttpCapabilities" => go::<bindings::McpHttpCapabilities>(json),
+                "SessionDeleteCapabilities" => {
+                    go::<bindings::SessionDeleteCapabilities>(json)
+                }
+                "SessionAdditionalDirectoriesCapabilities" => {
+                    go::<bindings::SessionAdditionalDirectoriesCapabilities>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
+                "AuthMethod" => go::<bindings::AuthMethod>(json),
+                "AuthMethodId" => go::<bindings::AuthMethodId>(json),
+                "EnvVariable" => go::<bindings::EnvVariable>(json),
+                "AuthMethodTerminal" => go::<bindings::AuthMethodTerminal>(json),
+                "AuthMethodAgent" => go::<bindings::AuthMethodAgent>(json),
+                "LoginAuthResponse" => go::<bindings::LoginAuthResponse>(json),
+                "LogoutAuthResponse" => go::<bindings::LogoutAuthResponse>(json),
+                "NewSessionResponse" => go::<bindings::NewSessionResponse>(json),
+                "SessionConfigOption" => go::<bindings::SessionConfigOption>(json),
+                "SessionConfigId" => go::<bindings::SessionConfigId>(json),
+                "SessionConfigOptionCategory" => {
+                    go::<bindings::SessionConfigOptionCategory>(json)
+                }
+                "SessionConfigValueId" => go::<bindings::SessionConfigValueId>(json),
+                "SessionConfigSelectOptions" => {
+                    go::<bindings::SessionConfigSelectOptions>(json)
+                }
+                "SessionConfigSelectOption" => {
+                    go::<bindings::SessionConfigSelectOption>(json)
+                }
+                "SessionConfigSelectGroup" => {
+                    go::<bindings::SessionConfigSelectGroup>(json)
+                }
+                "SessionConfigGroupId" => go::<bindings::SessionConfigGroupId>(json),
+                "SessionConfigSelect" => go::<bindings::SessionConfigSelect>(json),
+                "SessionConfigBoolean" => go::<bindings::SessionConfigBoolean>(json),
+                "AvailableCommand" => go::<bindings::AvailableCommand>(json),
+                "AvailableCommandInput" => go::<bindings::AvailableCommandInput>(json),
+                "TextCommandInput" => go::<bindings::TextCommandInput>(json),
+                "Command" => go::<bindings::Command>(json),
+                "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
+                #[cfg(not(feature = "unstable"))]
+                "SessionInfo" => go::<bindings::SessionInfo>(json),
+                #[cfg(feature = "unstable")]
+                "SessionInfo" => go::<bindings::SessionInfo>(json),
+                "SessionListCursor" => go::<bindings::SessionListCursor>(json),
+                "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
+                "ResumeSessionResponse" => go::<bindings::ResumeSessionResponse>(json),
+                "CloseSessionResponse" => go::<bindings::CloseSessionResponse>(json),
+                "CancelToolCallResponse" => go::<bindings::CancelToolCallResponse>(json),
+                "CancelTerminalResponse" => go::<bindings::CancelTerminalResponse>(json),
+                "SetSessionConfigOptionResponse" => {
+                    go::<bindings::SetSessionConfigOptionResponse>(json)
+                }
+                "PromptResponse" => go::<bindings::PromptResponse>(json),
+                "MessageId" => go::<bindings::MessageId>(json),
+                "ExtResponse" => go::<bindings::ExtResponse>(json),
+                "Error" => go::<bindings::Error>(json),
+                "ErrorCode" => go::<bindings::ErrorCode>(json),
+                "ErrorData" => go::<bindings::ErrorData>(json),
+                "UnsupportedProtocolVersionErrorData" => {
+                    go::<bindings::UnsupportedProtocolVersionErrorData>(json)
+                }
+                "SessionNotFoundErrorData" => {
+                    go::<bindings::SessionNotFoundErrorData>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "AgentNotification" => go::<bindings::AgentNotification>(json),
+                #[cfg(feature = "unstable")]
+                "AgentNotification" => go::<bindings::AgentNotification>(json),
+                "UpdateSessionNotification" => {
+                    go::<bindings::UpdateSessionNotification>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
+                "ContentChunk" => go::<bindings::ContentChunk>(json),
+                "UserMessage" => go::<bindings::UserMessage>(json),
+                "AgentMessage" => go::<bindings::AgentMessage>(json),
+                "AgentThought" => go::<bindings::AgentThought>(json),
+                #[cfg(not(feature = "unstable"))]
+                "BackgroundWork" => go::<bindings::BackgroundWork>(json),
+                #[cfg(feature = "unstable")]
+                "BackgroundWork" => go::<bindings::BackgroundWork>(json),
+                "BackgroundTerminal" => go::<bindings::BackgroundTerminal>(json),
+                "BackgroundToolCall" => go::<bindings::BackgroundToolCall>(json),
+                "RunningStateUpdate" => go::<bindings::RunningStateUpdate>(json),
+                "ErrorStopReason" => go::<bindings::ErrorStopReason>(json),
+                #[cfg(not(feature = "unstable"))]
+                "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
+                "RequiresActionStateUpdate" => {
+                    go::<bindings::RequiresActionStateUpdate>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "StateUpdate" => go::<bindings::StateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "StateUpdate" => go::<bindings::StateUpdate>(json),
+                "ToolCallContentChunk" => go::<bindings::ToolCallContentChunk>(json),
+                "TerminalOutput" => go::<bindings::TerminalOutput>(json),
+                "TerminalExitStatus" => go::<bindings::TerminalExitStatus>(json),
+                "TerminalSize" => go::<bindings::TerminalSize>(json),
+                "TerminalCapabilities" => go::<bindings::TerminalCapabilities>(json),
+                "TerminalCancelCapabilities" => {
+                    go::<bindings::TerminalCancelCapabilities>(json)
+                }
+                "TerminalUpdate" => go::<bindings::TerminalUpdate>(json),
+                "TerminalOutputChunk" => go::<bindings::TerminalOutputChunk>(json),
+                #[cfg(not(feature = "unstable"))]
+                "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
+                #[cfg(feature = "unstable")]
+                "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
+                "PlanId" => go::<bindings::PlanId>(json),
+                "PlanEntry" => go::<bindings::PlanEntry>(json),
+                "PlanEntryPriority" => go::<bindings::PlanEntryPriority>(json),
+                "PlanEntryStatus" => go::<bindings::PlanEntryStatus>(json),
+                "PlanItems" => go::<bindings::PlanItems>(json),
+                "PlanUpdate" => go::<bindings::PlanUpdate>(json),
+                "AvailableCommandsUpdate" => {
+                    go::<bindings::AvailableCommandsUpdate>(json)
+                }
+                "ConfigOptionUpdate" => go::<bindings::ConfigOptionUpdate>(json),
+                "SessionInfoUpdate" => go::<bindings::SessionInfoUpdate>(json),
+                "Cost" => go::<bindings::Cost>(json),
+                "UsageUpdate" => go::<bindings::UsageUpdate>(json),
+                "NoticeSeverity" => go::<bindings::NoticeSeverity>(json),
+                "Notice" => go::<bindings::Notice>(json),
+                "CompactionId" => go::<bindings::CompactionId>(json),
+                "CompactionStatus" => go::<bindings::CompactionStatus>(json),
+                "CompactionUpdate" => go::<bindings::CompactionUpdate>(json),
+                "CompactionSummaryChunk" => go::<bindings::CompactionSummaryChunk>(json),
+                "CompleteElicitationNotification" => {
+                    go::<bindings::CompleteElicitationNotification>(json)
+                }
+                "ExtNotification" => go::<bindings::ExtNotification>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientRequest" => go::<bindings::ClientRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ClientRequest" => go::<bindings::ClientRequest>(json),
+                "InitializeRequest" => go::<bindings::InitializeRequest>(json),
+                "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
+                "ClientAuthCapabilities" => go::<bindings::ClientAuthCapabilities>(json),
+                "TerminalAuthCapabilities" => {
+                    go::<bindings::TerminalAuthCapabilities>(json)
+                }
+                "ElicitationCapabilities" => {
+                    go::<bindings::ElicitationCapabilities>(json)
+                }
+                "ElicitationFormCapabilities" => {
+                    go::<bindings::ElicitationFormCapabilities>(json)
+                }
+                "ElicitationUrlCapabilities" => {
+                    go::<bindings::ElicitationUrlCapabilities>(json)
+                }
+                "LoginAuthRequest" => go::<bindings::LoginAuthRequest>(json),
+                "LogoutAuthRequest" => go::<bindings::LogoutAuthRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "McpServer" => go::<bindings::McpServer>(json),
+                #[cfg(feature = "unstable")]
+                "McpServer" => go::<bindings::McpServer>(json),
+                "HttpHeader" => go::<bindings::HttpHeader>(json),
+                "McpServerHttp" => go::<bindings::McpServerHttp>(json),
+                "McpServerStdio" => go::<bindings::McpServerStdio>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
+                "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
+                "ReplayFrom" => go::<bindings::ReplayFrom>(json),
+                "ReplayFromStart" => go::<bindings::ReplayFromStart>(json),
+                "CloseSessionRequest" => go::<bindings::CloseSessionRequest>(json),
+                "CancelToolCallRequest" => go::<bindings::CancelToolCallRequest>(json),
+                "CancelTerminalRequest" => go::<bindings::CancelTerminalRequest>(json),
+                "SetSessionConfigOptionRequest" => {
+                    go::<bindings::SetSessionConfigOptionRequest>(json)
+                }
+                "PromptRequest" => go::<bindings::PromptRequest>(json),
+                #[cfg(not(feature = "unstable"))]
+                "ClientResponse" => go::<bindings::ClientResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ClientResponse" => go::<bindings::ClientResponse>(json),
+                "RequestPermissionResponse" => {
+                    go::<bindings::RequestPermissionResponse>(json)
+                }
+                "RequestPermissionOutcome" => {
+                    go::<bindings::RequestPermissionOutcome>(json)
+                }
+                "CancelledPermissionOutcome" => {
+                    go::<bindings::CancelledPermissionOutcome>(json)
+                }
+                "SelectedPermissionOutcome" => {
+                    go::<bindings::SelectedPermissionOutcome>(json)
+                }
+                "CreateElicitationResponse" => {
+                    go::<bindings::CreateElicitationResponse>(json)
+                }
+                "ElicitationContentValue" => {
+                    go::<bindings::ElicitationContentValue>(json)
+                }
+                "ElicitationAcceptAction" => {
+                    go::<bindings::ElicitationAcceptAction>(json)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "ClientNotification" => go::<bindings::ClientNotification>(json),
+                #[cfg(feature = "unstable")]
+                "ClientNotification" => go::<bindings::ClientNotification>(json),
+                "CancelSessionNotification" => {
+                    go::<bindings::CancelSessionNotification>(json)
+                }
+                "CancelRequestNotification" => {
+                    go::<bindings::CancelRequestNotification>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpRequest" => go::<bindings::MessageMcpRequest>(json),
+                #[cfg(feature = "unstable")]
+                "McpServerAcpId" => go::<bindings::McpServerAcpId>(json),
+                #[cfg(feature = "unstable")]
+                "McpRequestId" => go::<bindings::McpRequestId>(json),
+                #[cfg(feature = "unstable")]
+                "McpAcpCapabilities" => go::<bindings::McpAcpCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptCapabilities" => {
+                    go::<bindings::SessionSystemPromptCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptModeCapabilities" => {
+                    go::<bindings::SessionSystemPromptModeCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptOverrideCapabilities" => {
+                    go::<bindings::SessionSystemPromptOverrideCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionForkCapabilities" => {
+                    go::<bindings::SessionForkCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveCapabilities" => {
+                    go::<bindings::SessionArchiveCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusCapabilities" => {
+                    go::<bindings::SessionStatusCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionTitleCapabilities" => {
+                    go::<bindings::SessionTitleCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusCapabilities" => go::<bindings::AuthStatusCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "ProvidersCapabilities" => go::<bindings::ProvidersCapabilities>(json),
+                #[cfg(feature = "unstable")]
+                "ListProvidersResponse" => go::<bindings::ListProvidersResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ProviderInfo" => go::<bindings::ProviderInfo>(json),
+                #[cfg(feature = "unstable")]
+                "ProviderId" => go::<bindings::ProviderId>(json),
+                #[cfg(feature = "unstable")]
+                "LlmProtocol" => go::<bindings::LlmProtocol>(json),
+                #[cfg(feature = "unstable")]
+                "ProviderCurrentConfig" => go::<bindings::ProviderCurrentConfig>(json),
+                #[cfg(feature = "unstable")]
+                "SetProviderResponse" => go::<bindings::SetProviderResponse>(json),
+                #[cfg(feature = "unstable")]
+                "DisableProviderResponse" => {
+                    go::<bindings::DisableProviderResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusResponse" => go::<bindings::AuthStatusResponse>(json),
+                #[cfg(feature = "unstable")]
+                "AuthState" => go::<bindings::AuthState>(json),
+                #[cfg(feature = "unstable")]
+                "AuthAccount" => go::<bindings::AuthAccount>(json),
+                #[cfg(feature = "unstable")]
+                "ForkSessionResponse" => go::<bindings::ForkSessionResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionResponse" => go::<bindings::ArchiveSessionResponse>(json),
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionResponse" => {
+                    go::<bindings::UnarchiveSessionResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusResponse" => go::<bindings::SessionStatusResponse>(json),
+                #[cfg(feature = "unstable")]
+                "SessionStatus" => go::<bindings::SessionStatus>(json),
+                #[cfg(feature = "unstable")]
+                "BackgroundSubagent" => go::<bindings::BackgroundSubagent>(json),
+                #[cfg(feature = "unstable")]
+                "Usage" => go::<bindings::Usage>(json),
+                #[cfg(feature = "unstable")]
+                "UnknownStateUpdate" => go::<bindings::UnknownStateUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleResponse" => {
+                    go::<bindings::SetSessionTitleResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "PlanFile" => go::<bindings::PlanFile>(json),
+                #[cfg(feature = "unstable")]
+                "PlanMarkdown" => go::<bindings::PlanMarkdown>(json),
+                #[cfg(feature = "unstable")]
+                "PlanRemoved" => go::<bindings::PlanRemoved>(json),
+                #[cfg(feature = "unstable")]
+                "SubagentSessionCapabilities" => {
+                    go::<bindings::SubagentSessionCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionCancelCapabilities" => {
+                    go::<bindings::SessionCancelCapabilities>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentUpdate" => go::<bindings::SubagentUpdate>(json),
+                #[cfg(feature = "unstable")]
+                "SessionMessage" => go::<bindings::SessionMessage>(json),
+                #[cfg(feature = "unstable")]
+                "SessionMessageChunk" => go::<bindings::SessionMessageChunk>(json),
+                #[cfg(feature = "unstable")]
+                "AuthStatusUpdateNotification" => {
+                    go::<bindings::AuthStatusUpdateNotification>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersRequest" => go::<bindings::ListProvidersRequest>(json),
+                #[cfg(feature = "unstable")]
+                "SetProviderRequest" => go::<bindings::SetProviderRequest>(json),
+                #[cfg(feature = "unstable")]
+                "DisableProviderRequest" => go::<bindings::DisableProviderRequest>(json),
+                #[cfg(feature = "unstable")]
+                "AuthStatusRequest" => go::<bindings::AuthStatusRequest>(json),
+                #[cfg(feature = "unstable")]
+                "McpServerAcp" => go::<bindings::McpServerAcp>(json),
+                #[cfg(feature = "unstable")]
+                "SystemPrompt" => go::<bindings::SystemPrompt>(json),
+                #[cfg(feature = "unstable")]
+                "SystemPromptMode" => go::<bindings::SystemPromptMode>(json),
+                #[cfg(feature = "unstable")]
+                "SessionArchiveFilter" => go::<bindings::SessionArchiveFilter>(json),
+                #[cfg(feature = "unstable")]
+                "ForkSessionRequest" => go::<bindings::ForkSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionRequest" => go::<bindings::ArchiveSessionRequest>(json),
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionRequest" => {
+                    go::<bindings::UnarchiveSessionRequest>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusRequest" => go::<bindings::SessionStatusRequest>(json),
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleRequest" => go::<bindings::SetSessionTitleRequest>(json),
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponse" => go::<bindings::MessageMcpResponse>(json),
+                #[cfg(feature = "unstable")]
+                "McpError" => go::<bindings::McpError>(json),
+                #[cfg(feature = "unstable")]
+                "MessageMcpNotification" => go::<bindings::MessageMcpNotification>(json),
+                #[cfg(feature = "unstable")]
+                "ProxyRequest" => go::<bindings::ProxyRequest>(json),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyRequest" => go::<bindings::InitializeProxyRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorRequest" => go::<bindings::ProxySuccessorRequest>(json),
+                #[cfg(feature = "unstable")]
+                "ProxyResponse" => go::<bindings::ProxyResponse>(json),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyResponse" => {
+                    go::<bindings::InitializeProxyResponse>(json)
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorResponse" => go::<bindings::ProxySuccessorResponse>(json),
+                #[cfg(feature = "unstable")]
+                "ProxyNotification" => go::<bindings::ProxyNotification>(json),
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorNotification" => {
+                    go::<bindings::ProxySuccessorNotification>(json)
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+    /// Decodes `json` as the definition named `type_name` twice: as users
+    /// do (`serde_json::from_str`, the fast paths) and from a buffered
+    /// `serde_json::Value` through `runtime::de::Buffered` (the slow
+    /// reference, which takes the buffered path of every lenient field);
+    /// each result encoded again, or the error. The tests require the two
+    /// to agree.
+    ///
+    /// Returns `None` when this build has no definition of that name.
+    pub fn decode_fast_and_slow(
+        type_name: &str,
+        json: &str,
+    ) -> ::core::option::Option<
+        (
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+        ),
+    > {
+        fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+            json: &str,
+        ) -> (
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+        ) {
+            let encode = |v: T| ::serde_json::to_value(v).map_err(|e| e.to_string());
+            let fast = ::serde_json::from_str::<T>(json)
+                .map_err(|e| e.to_string())
+                .and_then(encode);
+            let slow = ::serde_json::from_str::<::serde_json::Value>(json)
+                .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
+                .map_err(|e| e.to_string())
+                .and_then(encode);
+            (fast, slow)
         }
         ::core::option::Option::Some(
             match type_name {

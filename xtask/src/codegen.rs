@@ -318,12 +318,16 @@ fn type_names(defs: &[(&Def, Gate)]) -> TokenStream {
 /// `reencode(type_name, json)`: decode a payload as a named definition and
 /// encode it again (used by `check-messages --type` and the tests).
 fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
-    let arms = defs.iter().map(|(d, gate)| {
-        let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
-        let key = proc_macro2::Literal::string(&d.name);
-        let cfg = gate.cfg();
-        quote! { #cfg #key => go::<bindings::#name>(json), }
-    });
+    let arms: Vec<TokenStream> = defs
+        .iter()
+        .map(|(d, gate)| {
+            let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
+            let key = proc_macro2::Literal::string(&d.name);
+            let cfg = gate.cfg();
+            quote! { #cfg #key => go::<bindings::#name>(json), }
+        })
+        .collect();
+    let arms2 = arms.clone();
     quote! {
         /// Decodes `json` as the definition named `type_name` and encodes it again.
         ///
@@ -343,6 +347,41 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
             }
             ::core::option::Option::Some(match type_name {
                 #(#arms)*
+                _ => return ::core::option::Option::None,
+            })
+        }
+
+        /// Decodes `json` as the definition named `type_name` twice: as users
+        /// do (`serde_json::from_str`, the fast paths) and from a buffered
+        /// `serde_json::Value` through `runtime::de::Buffered` (the slow
+        /// reference, which takes the buffered path of every lenient field);
+        /// each result encoded again, or the error. The tests require the two
+        /// to agree.
+        ///
+        /// Returns `None` when this build has no definition of that name.
+        pub fn decode_fast_and_slow(
+            type_name: &str,
+            json: &str,
+        ) -> ::core::option::Option<(
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+            ::core::result::Result<::serde_json::Value, ::std::string::String>,
+        )> {
+            fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
+                json: &str,
+            ) -> (
+                ::core::result::Result<::serde_json::Value, ::std::string::String>,
+                ::core::result::Result<::serde_json::Value, ::std::string::String>,
+            ) {
+                let encode = |v: T| ::serde_json::to_value(v).map_err(|e| e.to_string());
+                let fast = ::serde_json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
+                let slow = ::serde_json::from_str::<::serde_json::Value>(json)
+                    .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
+                    .map_err(|e| e.to_string())
+                    .and_then(encode);
+                (fast, slow)
+            }
+            ::core::option::Option::Some(match type_name {
+                #(#arms2)*
                 _ => return ::core::option::Option::None,
             })
         }
