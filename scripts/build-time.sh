@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Clean debug build time of `acp-bindings` (all features) against the official
-# `agent-client-protocol-schema` 1.15.1 (all features), same machine, same run.
+# Clean debug build time of `acp-bindings` (all features, and all but `convert`)
+# against the official `agent-client-protocol-schema` 1.15.1 (all features),
+# same machine, same run.
 #
 # For each crate: a fresh target directory; the dependencies are built first,
 # then the crate itself is cleaned and rebuilt alone and timed (`crate only`),
@@ -45,4 +46,5 @@ measure() { # name manifest package target-dir features...
 
 echo "clean debug builds on $(nproc) cores, $(rustc --version)"
 measure "acp-bindings --all-features" "$root/Cargo.toml" acp-bindings "$work/ours" --all-features
+measure "acp-bindings without convert" "$root/Cargo.toml" acp-bindings "$work/ours-no-convert" --features unstable,schemars
 measure "agent-client-protocol-schema" "$work/official/Cargo.toml" agent-client-protocol-schema "$work/theirs"
