@@ -435,11 +435,11 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
 impl SetConfigOptionRequestType {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `type` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Boolean(_) => ::core::option::Option::Some("boolean"),
-            Self::Id(_) => ::core::option::Option::Some("id"),
+            Self::Boolean(_) => "boolean",
+            Self::Id(_) => "id",
         }
     }
 }

@@ -945,11 +945,11 @@ impl<'de> ::serde::Deserialize<'de> for Outcome {
 impl Outcome {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "outcome";
-    /// The `outcome` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `outcome` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Cancelled => ::core::option::Option::Some("cancelled"),
-            Self::Selected(_) => ::core::option::Option::Some("selected"),
+            Self::Cancelled => "cancelled",
+            Self::Selected(_) => "selected",
         }
     }
 }

@@ -149,6 +149,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         let plan = Plan::version(&stable, &unstable);
         check_rpc_names(&plan, &[&stable, &unstable], version == "v2")?;
         let (mut items, registry) = emit_version(&plan, &stable, &unstable);
+        items.push(protocol_version(version, &plan, stable.defs.is_empty()));
         if version == "v2" {
             // The hand-written reducer over the generated upserts (generated/src/session.rs).
             items.push(quote! {
@@ -274,6 +275,34 @@ fn emit_version(plan: &Plan, stable: &Module, unstable: &Module) -> (Vec<TokenSt
     items.push(type_names(&registry));
     items.push(crate::rpc::module(&registry, CRATE_RUNTIME));
     (items, reencode_fn(&registry))
+}
+
+/// `PROTOCOL_VERSION`: the protocol version a module's types speak (the
+/// number of its directory, `v1` -> 1), as the schema's `ProtocolVersion`
+/// type when it has one; behind `unstable` for a version only the unstable
+/// schema has.
+fn protocol_version(version: &str, plan: &Plan, unstable_only: bool) -> TokenStream {
+    let n: u16 = version.trim_start_matches('v').parse().unwrap_or_default();
+    let lit = proc_macro2::Literal::u16_unsuffixed(n);
+    let doc = format!(
+        " The protocol version these types speak: `{n}`, the `protocolVersion` an `initialize` request of this version sends."
+    );
+    // Typed only when every build has the type (not behind a feature).
+    let gates: Vec<Gate> = plan
+        .items
+        .iter()
+        .filter(|i| i.def.name == "ProtocolVersion" && matches!(i.def.kind, crate::model::Kind::Newtype(_)))
+        .map(|i| i.gate)
+        .collect();
+    let typed = gates.contains(&Gate::Always)
+        || (gates.contains(&Gate::Stable) && gates.contains(&Gate::Unstable))
+        || (unstable_only && gates.contains(&Gate::Unstable));
+    let cfg = if unstable_only { Gate::Unstable.cfg() } else { quote!() };
+    if typed {
+        quote! { #[doc = #doc] #cfg pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(#lit); }
+    } else {
+        quote! { #[doc = #doc] #cfg pub const PROTOCOL_VERSION: u16 = #lit; }
+    }
 }
 
 /// The hand-written items re-exported into `v2` next to the generated ones.

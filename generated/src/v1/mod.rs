@@ -2780,12 +2780,12 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
 impl ToolCallContent {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `type` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Content(_) => ::core::option::Option::Some("content"),
-            Self::Diff(_) => ::core::option::Option::Some("diff"),
-            Self::Terminal(_) => ::core::option::Option::Some("terminal"),
+            Self::Content(_) => "content",
+            Self::Diff(_) => "diff",
+            Self::Terminal(_) => "terminal",
         }
     }
 }
@@ -3013,14 +3013,14 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
 impl ContentBlock {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `type` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Text(_) => ::core::option::Option::Some("text"),
-            Self::Image(_) => ::core::option::Option::Some("image"),
-            Self::Audio(_) => ::core::option::Option::Some("audio"),
-            Self::ResourceLink(_) => ::core::option::Option::Some("resource_link"),
-            Self::Resource(_) => ::core::option::Option::Some("resource"),
+            Self::Text(_) => "text",
+            Self::Image(_) => "image",
+            Self::Audio(_) => "audio",
+            Self::ResourceLink(_) => "resource_link",
+            Self::Resource(_) => "resource",
         }
     }
 }
@@ -19394,11 +19394,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
 impl SessionConfigOptionType {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `type` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Select(_) => ::core::option::Option::Some("select"),
-            Self::Boolean(_) => ::core::option::Option::Some("boolean"),
+            Self::Select(_) => "select",
+            Self::Boolean(_) => "boolean",
         }
     }
 }
@@ -24252,41 +24252,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
 impl SessionUpdate {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "sessionUpdate";
-    /// The `sessionUpdate` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `sessionUpdate` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::UserMessageChunk(_) => {
-                ::core::option::Option::Some("user_message_chunk")
-            }
-            Self::AgentMessageChunk(_) => {
-                ::core::option::Option::Some("agent_message_chunk")
-            }
-            Self::AgentThoughtChunk(_) => {
-                ::core::option::Option::Some("agent_thought_chunk")
-            }
-            Self::ToolCall(_) => ::core::option::Option::Some("tool_call"),
-            Self::ToolCallUpdate(_) => ::core::option::Option::Some("tool_call_update"),
-            Self::Plan(_) => ::core::option::Option::Some("plan"),
-            Self::AvailableCommandsUpdate(_) => {
-                ::core::option::Option::Some("available_commands_update")
-            }
-            Self::CurrentModeUpdate(_) => {
-                ::core::option::Option::Some("current_mode_update")
-            }
-            Self::ConfigOptionUpdate(_) => {
-                ::core::option::Option::Some("config_option_update")
-            }
-            Self::SessionInfoUpdate(_) => {
-                ::core::option::Option::Some("session_info_update")
-            }
-            Self::UsageUpdate(_) => ::core::option::Option::Some("usage_update"),
-            Self::Notice(_) => ::core::option::Option::Some("notice"),
-            Self::CompactionUpdate(_) => {
-                ::core::option::Option::Some("compaction_update")
-            }
-            Self::CompactionSummaryChunk(_) => {
-                ::core::option::Option::Some("compaction_summary_chunk")
-            }
+            Self::UserMessageChunk(_) => "user_message_chunk",
+            Self::AgentMessageChunk(_) => "agent_message_chunk",
+            Self::AgentThoughtChunk(_) => "agent_thought_chunk",
+            Self::ToolCall(_) => "tool_call",
+            Self::ToolCallUpdate(_) => "tool_call_update",
+            Self::Plan(_) => "plan",
+            Self::AvailableCommandsUpdate(_) => "available_commands_update",
+            Self::CurrentModeUpdate(_) => "current_mode_update",
+            Self::ConfigOptionUpdate(_) => "config_option_update",
+            Self::SessionInfoUpdate(_) => "session_info_update",
+            Self::UsageUpdate(_) => "usage_update",
+            Self::Notice(_) => "notice",
+            Self::CompactionUpdate(_) => "compaction_update",
+            Self::CompactionSummaryChunk(_) => "compaction_summary_chunk",
         }
     }
 }
@@ -24993,48 +24975,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
 impl SessionUpdate {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "sessionUpdate";
-    /// The `sessionUpdate` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `sessionUpdate` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::UserMessageChunk(_) => {
-                ::core::option::Option::Some("user_message_chunk")
-            }
-            Self::AgentMessageChunk(_) => {
-                ::core::option::Option::Some("agent_message_chunk")
-            }
-            Self::AgentThoughtChunk(_) => {
-                ::core::option::Option::Some("agent_thought_chunk")
-            }
-            Self::ToolCall(_) => ::core::option::Option::Some("tool_call"),
-            Self::ToolCallUpdate(_) => ::core::option::Option::Some("tool_call_update"),
-            Self::Plan(_) => ::core::option::Option::Some("plan"),
-            Self::PlanUpdate(_) => ::core::option::Option::Some("plan_update"),
-            Self::PlanRemoved(_) => ::core::option::Option::Some("plan_removed"),
-            Self::AvailableCommandsUpdate(_) => {
-                ::core::option::Option::Some("available_commands_update")
-            }
-            Self::CurrentModeUpdate(_) => {
-                ::core::option::Option::Some("current_mode_update")
-            }
-            Self::ConfigOptionUpdate(_) => {
-                ::core::option::Option::Some("config_option_update")
-            }
-            Self::SessionInfoUpdate(_) => {
-                ::core::option::Option::Some("session_info_update")
-            }
-            Self::UsageUpdate(_) => ::core::option::Option::Some("usage_update"),
-            Self::Notice(_) => ::core::option::Option::Some("notice"),
-            Self::CompactionUpdate(_) => {
-                ::core::option::Option::Some("compaction_update")
-            }
-            Self::CompactionSummaryChunk(_) => {
-                ::core::option::Option::Some("compaction_summary_chunk")
-            }
-            Self::SubagentUpdate(_) => ::core::option::Option::Some("subagent_update"),
-            Self::SessionMessage(_) => ::core::option::Option::Some("session_message"),
-            Self::SessionMessageChunk(_) => {
-                ::core::option::Option::Some("session_message_chunk")
-            }
+            Self::UserMessageChunk(_) => "user_message_chunk",
+            Self::AgentMessageChunk(_) => "agent_message_chunk",
+            Self::AgentThoughtChunk(_) => "agent_thought_chunk",
+            Self::ToolCall(_) => "tool_call",
+            Self::ToolCallUpdate(_) => "tool_call_update",
+            Self::Plan(_) => "plan",
+            Self::PlanUpdate(_) => "plan_update",
+            Self::PlanRemoved(_) => "plan_removed",
+            Self::AvailableCommandsUpdate(_) => "available_commands_update",
+            Self::CurrentModeUpdate(_) => "current_mode_update",
+            Self::ConfigOptionUpdate(_) => "config_option_update",
+            Self::SessionInfoUpdate(_) => "session_info_update",
+            Self::UsageUpdate(_) => "usage_update",
+            Self::Notice(_) => "notice",
+            Self::CompactionUpdate(_) => "compaction_update",
+            Self::CompactionSummaryChunk(_) => "compaction_summary_chunk",
+            Self::SubagentUpdate(_) => "subagent_update",
+            Self::SessionMessage(_) => "session_message",
+            Self::SessionMessageChunk(_) => "session_message_chunk",
         }
     }
 }
@@ -39483,11 +39445,11 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
 impl RequestPermissionOutcome {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "outcome";
-    /// The `outcome` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `outcome` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Cancelled => ::core::option::Option::Some("cancelled"),
-            Self::Selected(_) => ::core::option::Option::Some("selected"),
+            Self::Cancelled => "cancelled",
+            Self::Selected(_) => "selected",
         }
     }
 }
@@ -46830,12 +46792,12 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
 impl PlanUpdateContent {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    /// The `type` discriminator of this value.
+    pub fn tag(&self) -> &'static str {
         match self {
-            Self::Items(_) => ::core::option::Option::Some("items"),
-            Self::File(_) => ::core::option::Option::Some("file"),
-            Self::Markdown(_) => ::core::option::Option::Some("markdown"),
+            Self::Items(_) => "items",
+            Self::File(_) => "file",
+            Self::Markdown(_) => "markdown",
         }
     }
 }
@@ -57643,3 +57605,5 @@ pub mod rpc {
         }
     }
 }
+/// The protocol version these types speak: `1`, the `protocolVersion` an `initialize` request of this version sends.
+pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(1);

@@ -56992,5 +56992,7 @@ pub mod rpc {
         }
     }
 }
+/// The protocol version these types speak: `2`, the `protocolVersion` an `initialize` request of this version sends.
+pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(2);
 #[doc(inline)]
 pub use crate::session::{Ordered, SessionReducer, StoredMessage};

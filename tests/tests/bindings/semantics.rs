@@ -177,3 +177,24 @@ fn required_nullable_fields_must_be_present() {
     let e = error_of::<v2::AgentResponseError>(json!({"error": {"code": -32700, "message": "Parse error"}}));
     assert!(e.contains("missing field `id`"), "{e}");
 }
+
+#[test]
+fn closed_unions_name_their_tag_without_option_and_versions_are_constants() {
+    // v1 `SessionUpdate` is closed and every arm has a tag: `tag()` is `&'static str`.
+    let u: v1::SessionNotification = exact(json!({
+        "sessionId": "s1",
+        "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}}
+    }));
+    let tag: &'static str = u.update.tag();
+    assert_eq!(tag, "agent_message_chunk");
+    let block = v1::ContentBlock::Text(v1::TextContent::new("x"));
+    assert_eq!(block.tag(), "text");
+    // An open union may carry any tag: `Option<&str>` borrowed from the value.
+    let open: v2::UpdateSessionNotification =
+        exact(json!({"sessionId": "s1", "update": {"sessionUpdate": "_zed_cursor", "line": 3}}));
+    assert_eq!(open.update.tag(), Some("_zed_cursor"));
+    // The protocol version each module speaks, as the schema's type.
+    assert_eq!(v1::PROTOCOL_VERSION, v1::ProtocolVersion(1));
+    assert_eq!(v2::PROTOCOL_VERSION, v2::ProtocolVersion(2));
+    assert_eq!(serde_json::to_value(v2::PROTOCOL_VERSION).unwrap(), json!(2));
+}

@@ -80,6 +80,9 @@ impl Emitter {
     fn tag_accessor(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
         let name = ident(&def.rust_name);
         let key = str_lit(&tag.property);
+        // A closed union whose every arm has a discriminator value: the tag
+        // is always one of the schema's, so `tag()` gives it without `Option`.
+        let always = u.catch_all.is_none() && u.variants.iter().all(|v| v.tag.is_some());
         let mut arms = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
@@ -89,6 +92,10 @@ impl Emitter {
                 Payload::NoTag => quote!(Self::#vn { .. }),
             };
             let val = match &v.tag {
+                Some(t) if always => {
+                    let t = str_lit(t);
+                    quote!(#t)
+                }
                 Some(t) => {
                     let t = str_lit(t);
                     quote!(::core::option::Option::Some(#t))
@@ -96,6 +103,19 @@ impl Emitter {
                 None => quote!(::core::option::Option::None),
             };
             arms.push(quote!(#pat => #val,));
+        }
+        if always {
+            let doc = format!(" The `{}` discriminator of this value.", tag.property);
+            return quote! {
+                impl #name {
+                    /// The property that discriminates the variants.
+                    pub const TAG: &'static str = #key;
+                    #[doc = #doc]
+                    pub fn tag(&self) -> &'static str {
+                        match self { #(#arms)* }
+                    }
+                }
+            };
         }
         if let Some(c) = &u.catch_all {
             let cn = ident(&c.rust_name);
