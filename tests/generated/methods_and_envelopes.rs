@@ -216,7 +216,7 @@ impl ::core::convert::From<::serde_json::Value> for ExtRequest {
     }
 }
 /// `RequestId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Number` arm.
@@ -670,7 +670,7 @@ impl ClientResponseError {
     }
 }
 /// `ClientResponseErrorId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// The `Number` arm.

@@ -9,7 +9,7 @@
     rustdoc::invalid_html_tags
 )]
 /// Null, a number or a string (v1).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Null` arm.

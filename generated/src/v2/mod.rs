@@ -613,7 +613,7 @@ impl ::schemars::JsonSchema for AgentRequestParams {
 /// The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
 /// requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
 /// a request with it is still awaiting a response.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RequestId {
     /// A numeric request ID.
@@ -12652,7 +12652,7 @@ impl ::schemars::JsonSchema for AgentResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AgentResponseErrorId {
     /// A numeric request ID.
@@ -13745,7 +13745,7 @@ impl ::schemars::JsonSchema for AgentResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AgentResponseErrorId {
     /// A numeric request ID.
@@ -40894,7 +40894,7 @@ impl ::schemars::JsonSchema for ClientResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// A numeric request ID.
@@ -41449,7 +41449,7 @@ impl ::schemars::JsonSchema for ClientResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ClientResponseErrorId {
     /// A numeric request ID.
@@ -54160,7 +54160,7 @@ impl ::schemars::JsonSchema for ProxyResponseError {
 ///
 /// Required. `null` only when the request's id could not be determined, such as
 /// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ProxyResponseErrorId {
     /// A numeric request ID.

@@ -198,3 +198,17 @@ fn closed_unions_name_their_tag_without_option_and_versions_are_constants() {
     assert_eq!(v2::PROTOCOL_VERSION, v2::ProtocolVersion(2));
     assert_eq!(serde_json::to_value(v2::PROTOCOL_VERSION).unwrap(), json!(2));
 }
+
+#[test]
+fn request_ids_key_maps_of_pending_requests() {
+    use std::collections::{BTreeSet, HashMap};
+    let mut pending: HashMap<v2::RequestId, &str> = HashMap::new();
+    pending.insert(serde_json::from_value(json!(1)).unwrap(), "session/prompt");
+    pending.insert(serde_json::from_value(json!("abc")).unwrap(), "fs/read_text_file");
+    assert_eq!(pending[&v2::RequestId::Number(1)], "session/prompt");
+    assert_eq!(pending[&v2::RequestId::Str("abc".into())], "fs/read_text_file");
+    // v1 ids (with `null`) too, and an order for sorted maps.
+    let ids: BTreeSet<v1::RequestId> =
+        [json!(2), json!(null), json!("x"), json!(1)].into_iter().map(|v| serde_json::from_value(v).unwrap()).collect();
+    assert_eq!(ids.len(), 4);
+}

@@ -30,7 +30,50 @@ pub struct Emitter {
     top: std::collections::BTreeSet<String>,
     /// Object definitions (structs and unions).
     objects: std::collections::BTreeSet<String>,
+    /// Definitions whose Rust type can be `Eq + Hash + Ord` ([`Emitter::total_order`]).
+    ordered: std::collections::BTreeSet<String>,
     schemars: bool,
+}
+
+/// The definitions whose values have a total order and a hash: string and
+/// integer enums and newtypes, and newtypes, aliases and closed unions made of
+/// those, strings, integers, booleans, lists and maps of them. Numbers
+/// (`f64`), any JSON and objects (which keep unknown properties) have none.
+fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
+    fn ty(t: &Type, set: &std::collections::BTreeSet<String>) -> bool {
+        match t {
+            Type::String { .. } | Type::Base64 | Type::Integer { .. } | Type::Boolean | Type::Null => true,
+            Type::Number { .. } | Type::Any | Type::Object => false,
+            Type::Ref(r) => set.contains(r),
+            Type::Array { items, .. } => ty(items, set),
+            Type::Map { values } => ty(values, set),
+        }
+    }
+    let mut set = std::collections::BTreeSet::new();
+    loop {
+        let before = set.len();
+        for d in all {
+            let ok = match &d.kind {
+                Kind::Enum(_) => true,
+                Kind::Newtype(t) => ty(t, &set),
+                Kind::Alias(a) => set.contains(a),
+                Kind::Union(u) => {
+                    u.catch_all.is_none()
+                        && u.variants.iter().all(|v| match &v.payload {
+                            Payload::Type(t) => ty(t, &set),
+                            Payload::Unit | Payload::NoTag => true,
+                        })
+                }
+                Kind::Struct(_) | Kind::Any => false,
+            };
+            if ok {
+                set.insert(d.name.clone());
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
 }
 
 /// A definition decodable from one JSON string.
@@ -79,13 +122,23 @@ impl Emitter {
         let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
         let objects =
             all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
-        Emitter { rt, names, scalars, top, objects, schemars: false }
+        let ordered = ordered_defs(&all);
+        Emitter { rt, names, scalars, top, objects, ordered, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
     pub fn with_schemars(mut self) -> Self {
         self.schemars = true;
         self
+    }
+
+    /// `Eq, Hash, PartialOrd, Ord` for a definition whose values allow them.
+    pub(crate) fn total_order(&self, def: &Def) -> TokenStream {
+        if self.ordered.contains(&def.name) {
+            quote!(Eq, Hash, PartialOrd, Ord,)
+        } else {
+            quote!()
+        }
     }
 
     fn rust_name(&self, name: &str) -> proc_macro2::Ident {
@@ -772,9 +825,10 @@ impl Emitter {
             }
             other => {
                 let inner = self.ty(other);
+                let ord = self.total_order(def);
                 vec![quote! {
                     #doc
-                    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                    #[derive(Debug, Clone, PartialEq, #ord ::serde::Serialize, ::serde::Deserialize)]
                     #[serde(transparent)]
                     pub struct #name(pub #inner);
 

@@ -60,9 +60,10 @@ impl Emitter {
             let cn = ident(&c.rust_name);
             variants.push(quote! { #cd #cn(#rt::UnknownVariant), });
         }
+        let ord = self.total_order(def);
         let mut items = vec![quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq)]
+            #[derive(Debug, Clone, PartialEq, #ord)]
             #[non_exhaustive]
             pub enum #name { #(#variants)* }
         }];
