@@ -291,6 +291,12 @@ impl IdleStateUpdateStopReason {
         }
     }
 }
+impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
+    /// The `error` arm.
+    fn from(value: ErrorStopReason) -> Self {
+        Self::Error(value)
+    }
+}
 /// A struct whose flattened union arms carry their own inline properties.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
@@ -441,6 +447,19 @@ impl SetConfigOptionRequestType {
             Self::Boolean(_) => "boolean",
             Self::Id(_) => "id",
         }
+    }
+}
+impl ::core::convert::From<SetConfigOptionRequestTypeBoolean>
+for SetConfigOptionRequestType {
+    /// The `boolean` arm.
+    fn from(value: SetConfigOptionRequestTypeBoolean) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<SetConfigOptionRequestTypeId> for SetConfigOptionRequestType {
+    /// The `id` arm.
+    fn from(value: SetConfigOptionRequestTypeId) -> Self {
+        Self::Id(value)
     }
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
@@ -791,6 +810,18 @@ impl<'de> ::serde::Deserialize<'de> for FormModeScope {
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("FormModeScope", &errors),
         )
+    }
+}
+impl ::core::convert::From<SessionScope> for FormModeScope {
+    /// The `Session` arm.
+    fn from(value: SessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl ::core::convert::From<RequestScope> for FormModeScope {
+    /// The `Request` arm.
+    fn from(value: RequestScope) -> Self {
+        Self::Request(value)
     }
 }
 /// The schema name of every definition in this module (in this build's feature set).

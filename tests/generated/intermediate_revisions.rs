@@ -214,6 +214,18 @@ impl Block {
         }
     }
 }
+impl ::core::convert::From<BlockText> for Block {
+    /// The `text` arm.
+    fn from(value: BlockText) -> Self {
+        Self::Text(value)
+    }
+}
+impl ::core::convert::From<Image> for Block {
+    /// The `image` arm.
+    fn from(value: Image) -> Self {
+        Self::Image(value)
+    }
+}
 /// `BlockText` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -359,6 +371,36 @@ impl<'de> ::serde::Deserialize<'de> for Setting {
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("Setting", &errors),
         )
+    }
+}
+impl ::core::convert::From<::std::string::String> for Setting {
+    /// The `String` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<i64> for Setting {
+    /// The `Integer` arm.
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<::std::string::String>> for Setting {
+    /// The `StringArray` arm.
+    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self::StringArray(value)
+    }
+}
+impl ::core::convert::From<SettingObject4> for Setting {
+    /// The `Object4` arm.
+    fn from(value: SettingObject4) -> Self {
+        Self::Object4(value)
+    }
+}
+impl ::core::convert::From<SettingObject5> for Setting {
+    /// The `Object5` arm.
+    fn from(value: SettingObject5) -> Self {
+        Self::Object5(value)
     }
 }
 /// `SettingObject4` (the schema gives no description).
@@ -611,6 +653,18 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("Shape", &errors),
         )
+    }
+}
+impl ::core::convert::From<Circle> for Shape {
+    /// The `Circle` arm.
+    fn from(value: Circle) -> Self {
+        Self::Circle(value)
+    }
+}
+impl ::core::convert::From<Square> for Shape {
+    /// The `Square` arm.
+    fn from(value: Square) -> Self {
+        Self::Square(value)
     }
 }
 /// `Holder` (the schema gives no description).

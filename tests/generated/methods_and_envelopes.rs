@@ -260,6 +260,18 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         )
     }
 }
+impl ::core::convert::From<i64> for RequestId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for RequestId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
+    }
+}
 /// A JSON-RPC envelope (plumbing).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -440,6 +452,24 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         )
     }
 }
+impl ::core::convert::From<InitializeRequest> for ClientRequestParams {
+    /// The `InitializeRequest` arm.
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+impl ::core::convert::From<LogoutRequest> for ClientRequestParams {
+    /// The `LogoutRequest` arm.
+    fn from(value: LogoutRequest) -> Self {
+        Self::LogoutRequest(value)
+    }
+}
+impl ::core::convert::From<ExtRequest> for ClientRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
 /// `ClientResponse` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -483,6 +513,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("ClientResponse", &errors),
         )
+    }
+}
+impl ::core::convert::From<ClientResponseResult> for ClientResponse {
+    /// The `Result` arm.
+    fn from(value: ClientResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+impl ::core::convert::From<ClientResponseError> for ClientResponse {
+    /// The `Error` arm.
+    fn from(value: ClientResponseError) -> Self {
+        Self::Error(value)
     }
 }
 /// `ClientResponseResult` (the schema gives no description).
@@ -712,6 +754,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("ClientResponseErrorId", &errors),
         )
+    }
+}
+impl ::core::convert::From<i64> for ClientResponseErrorId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
     }
 }
 /// `ClientResponseErrorError` (the schema gives no description).

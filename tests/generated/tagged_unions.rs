@@ -326,6 +326,18 @@ impl ContentBlock {
         }
     }
 }
+impl ::core::convert::From<TextContent> for ContentBlock {
+    /// The `text` arm.
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl ::core::convert::From<ImageContent> for ContentBlock {
+    /// The `image` arm.
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
 /// `AuthMethodAgent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -529,6 +541,12 @@ impl AuthMethod {
             Self::Agent(_) => ::core::option::Option::Some("agent"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+impl ::core::convert::From<AuthMethodAgent> for AuthMethod {
+    /// The `agent` arm.
+    fn from(value: AuthMethodAgent) -> Self {
+        Self::Agent(value)
     }
 }
 /// `McpServerHttp` (the schema gives no description).
@@ -837,6 +855,18 @@ impl McpServer {
         }
     }
 }
+impl ::core::convert::From<McpServerHttp> for McpServer {
+    /// The `http` arm.
+    fn from(value: McpServerHttp) -> Self {
+        Self::Http(value)
+    }
+}
+impl ::core::convert::From<McpServerStdio> for McpServer {
+    /// The `Stdio` arm.
+    fn from(value: McpServerStdio) -> Self {
+        Self::Stdio(value)
+    }
+}
 /// A closed union with a discriminator keyword and a unit arm.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -951,6 +981,12 @@ impl Outcome {
             Self::Cancelled => "cancelled",
             Self::Selected(_) => "selected",
         }
+    }
+}
+impl ::core::convert::From<OutcomeSelected> for Outcome {
+    /// The `selected` arm.
+    fn from(value: OutcomeSelected) -> Self {
+        Self::Selected(value)
     }
 }
 /// `OutcomeSelected` (the schema gives no description).

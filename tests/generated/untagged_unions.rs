@@ -63,6 +63,24 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         )
     }
 }
+impl ::core::convert::From<::acp_bindings::runtime::ExplicitNull> for RequestId {
+    /// The `Null` arm.
+    fn from(value: ::acp_bindings::runtime::ExplicitNull) -> Self {
+        Self::Null(value)
+    }
+}
+impl ::core::convert::From<i64> for RequestId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for RequestId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
+    }
+}
 /// `TextResourceContents` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -288,6 +306,18 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         )
     }
 }
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    /// The `TextResourceContents` arm.
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    /// The `BlobResourceContents` arm.
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
 /// Untagged primitive arms and an any-JSON last arm.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -373,6 +403,42 @@ impl<'de> ::serde::Deserialize<'de> for ContentValue {
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("ContentValue", &errors),
         )
+    }
+}
+impl ::core::convert::From<::std::string::String> for ContentValue {
+    /// The `String` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<i64> for ContentValue {
+    /// The `Integer` arm.
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<::acp_bindings::runtime::Number> for ContentValue {
+    /// The `Number` arm.
+    fn from(value: ::acp_bindings::runtime::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for ContentValue {
+    /// The `Boolean` arm.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<::std::string::String>> for ContentValue {
+    /// The `StringArray` arm.
+    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self::StringArray(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Value> for ContentValue {
+    /// The `Other` arm.
+    fn from(value: ::serde_json::Value) -> Self {
+        Self::Other(value)
     }
 }
 /// The schema name of every definition in this module (in this build's feature set).

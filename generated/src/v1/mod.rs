@@ -437,6 +437,76 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<WriteTextFileRequest> for AgentRequestParams {
+    /// The `WriteTextFileRequest` arm.
+    fn from(value: WriteTextFileRequest) -> Self {
+        Self::WriteTextFileRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ReadTextFileRequest> for AgentRequestParams {
+    /// The `ReadTextFileRequest` arm.
+    fn from(value: ReadTextFileRequest) -> Self {
+        Self::ReadTextFileRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<RequestPermissionRequest> for AgentRequestParams {
+    /// The `RequestPermissionRequest` arm.
+    fn from(value: RequestPermissionRequest) -> Self {
+        Self::RequestPermissionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CreateTerminalRequest> for AgentRequestParams {
+    /// The `CreateTerminalRequest` arm.
+    fn from(value: CreateTerminalRequest) -> Self {
+        Self::CreateTerminalRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<TerminalOutputRequest> for AgentRequestParams {
+    /// The `TerminalOutputRequest` arm.
+    fn from(value: TerminalOutputRequest) -> Self {
+        Self::TerminalOutputRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ReleaseTerminalRequest> for AgentRequestParams {
+    /// The `ReleaseTerminalRequest` arm.
+    fn from(value: ReleaseTerminalRequest) -> Self {
+        Self::ReleaseTerminalRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<WaitForTerminalExitRequest> for AgentRequestParams {
+    /// The `WaitForTerminalExitRequest` arm.
+    fn from(value: WaitForTerminalExitRequest) -> Self {
+        Self::WaitForTerminalExitRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<KillTerminalRequest> for AgentRequestParams {
+    /// The `KillTerminalRequest` arm.
+    fn from(value: KillTerminalRequest) -> Self {
+        Self::KillTerminalRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CreateElicitationRequest> for AgentRequestParams {
+    /// The `CreateElicitationRequest` arm.
+    fn from(value: CreateElicitationRequest) -> Self {
+        Self::CreateElicitationRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtRequest> for AgentRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -963,6 +1033,83 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<WriteTextFileRequest> for AgentRequestParams {
+    /// The `WriteTextFileRequest` arm.
+    fn from(value: WriteTextFileRequest) -> Self {
+        Self::WriteTextFileRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ReadTextFileRequest> for AgentRequestParams {
+    /// The `ReadTextFileRequest` arm.
+    fn from(value: ReadTextFileRequest) -> Self {
+        Self::ReadTextFileRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<RequestPermissionRequest> for AgentRequestParams {
+    /// The `RequestPermissionRequest` arm.
+    fn from(value: RequestPermissionRequest) -> Self {
+        Self::RequestPermissionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CreateTerminalRequest> for AgentRequestParams {
+    /// The `CreateTerminalRequest` arm.
+    fn from(value: CreateTerminalRequest) -> Self {
+        Self::CreateTerminalRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<TerminalOutputRequest> for AgentRequestParams {
+    /// The `TerminalOutputRequest` arm.
+    fn from(value: TerminalOutputRequest) -> Self {
+        Self::TerminalOutputRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ReleaseTerminalRequest> for AgentRequestParams {
+    /// The `ReleaseTerminalRequest` arm.
+    fn from(value: ReleaseTerminalRequest) -> Self {
+        Self::ReleaseTerminalRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<WaitForTerminalExitRequest> for AgentRequestParams {
+    /// The `WaitForTerminalExitRequest` arm.
+    fn from(value: WaitForTerminalExitRequest) -> Self {
+        Self::WaitForTerminalExitRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<KillTerminalRequest> for AgentRequestParams {
+    /// The `KillTerminalRequest` arm.
+    fn from(value: KillTerminalRequest) -> Self {
+        Self::KillTerminalRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CreateElicitationRequest> for AgentRequestParams {
+    /// The `CreateElicitationRequest` arm.
+    fn from(value: CreateElicitationRequest) -> Self {
+        Self::CreateElicitationRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpRequest> for AgentRequestParams {
+    /// The `MessageMcpRequest` arm.
+    fn from(value: MessageMcpRequest) -> Self {
+        Self::MessageMcpRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtRequest> for AgentRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1105,6 +1252,24 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             return ::core::result::Result::Ok(Self::Str(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("RequestId", &errors))
+    }
+}
+impl ::core::convert::From<crate::runtime::ExplicitNull> for RequestId {
+    /// The `Null` arm.
+    fn from(value: crate::runtime::ExplicitNull) -> Self {
+        Self::Null(value)
+    }
+}
+impl ::core::convert::From<i64> for RequestId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for RequestId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2789,6 +2954,24 @@ impl ToolCallContent {
         }
     }
 }
+impl ::core::convert::From<Content> for ToolCallContent {
+    /// The `content` arm.
+    fn from(value: Content) -> Self {
+        Self::Content(value)
+    }
+}
+impl ::core::convert::From<Diff> for ToolCallContent {
+    /// The `diff` arm.
+    fn from(value: Diff) -> Self {
+        Self::Diff(value)
+    }
+}
+impl ::core::convert::From<Terminal> for ToolCallContent {
+    /// The `terminal` arm.
+    fn from(value: Terminal) -> Self {
+        Self::Terminal(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallContent {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3022,6 +3205,36 @@ impl ContentBlock {
             Self::ResourceLink(_) => "resource_link",
             Self::Resource(_) => "resource",
         }
+    }
+}
+impl ::core::convert::From<TextContent> for ContentBlock {
+    /// The `text` arm.
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl ::core::convert::From<ImageContent> for ContentBlock {
+    /// The `image` arm.
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl ::core::convert::From<AudioContent> for ContentBlock {
+    /// The `audio` arm.
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl ::core::convert::From<ResourceLink> for ContentBlock {
+    /// The `resource_link` arm.
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(::std::boxed::Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    /// The `resource` arm.
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(::std::boxed::Box::new(value))
     }
 }
 #[cfg(feature = "schemars")]
@@ -4414,6 +4627,18 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("EmbeddedResourceResource", &errors),
         )
+    }
+}
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    /// The `TextResourceContents` arm.
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    /// The `BlobResourceContents` arm.
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -7485,6 +7710,18 @@ impl CreateElicitationRequestMode {
         }
     }
 }
+impl ::core::convert::From<ElicitationFormMode> for CreateElicitationRequestMode {
+    /// The `form` arm.
+    fn from(value: ElicitationFormMode) -> Self {
+        Self::Form(value)
+    }
+}
+impl ::core::convert::From<ElicitationUrlMode> for CreateElicitationRequestMode {
+    /// The `url` arm.
+    fn from(value: ElicitationUrlMode) -> Self {
+        Self::Url(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationRequestMode {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -8458,6 +8695,36 @@ impl ElicitationPropertySchema {
             Self::Array(_) => ::core::option::Option::Some("array"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+impl ::core::convert::From<StringPropertySchema> for ElicitationPropertySchema {
+    /// The `string` arm.
+    fn from(value: StringPropertySchema) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<NumberPropertySchema> for ElicitationPropertySchema {
+    /// The `number` arm.
+    fn from(value: NumberPropertySchema) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<IntegerPropertySchema> for ElicitationPropertySchema {
+    /// The `integer` arm.
+    fn from(value: IntegerPropertySchema) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<BooleanPropertySchema> for ElicitationPropertySchema {
+    /// The `boolean` arm.
+    fn from(value: BooleanPropertySchema) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<MultiSelectPropertySchema> for ElicitationPropertySchema {
+    /// The `array` arm.
+    fn from(value: MultiSelectPropertySchema) -> Self {
+        Self::Array(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -10268,6 +10535,18 @@ impl MultiSelectItems {
         }
     }
 }
+impl ::core::convert::From<StringMultiSelectItems> for MultiSelectItems {
+    /// The `string` arm.
+    fn from(value: StringMultiSelectItems) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<TitledMultiSelectItems> for MultiSelectItems {
+    /// The `Titled` arm.
+    fn from(value: TitledMultiSelectItems) -> Self {
+        Self::Titled(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MultiSelectItems {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -11009,6 +11288,18 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
         )
     }
 }
+impl ::core::convert::From<ElicitationSessionScope> for ElicitationFormModeScope {
+    /// The `Session` arm.
+    fn from(value: ElicitationSessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl ::core::convert::From<ElicitationRequestScope> for ElicitationFormModeScope {
+    /// The `Request` arm.
+    fn from(value: ElicitationRequestScope) -> Self {
+        Self::Request(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormModeScope {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -11228,6 +11519,18 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
         )
     }
 }
+impl ::core::convert::From<ElicitationSessionScope> for ElicitationUrlModeScope {
+    /// The `Session` arm.
+    fn from(value: ElicitationSessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl ::core::convert::From<ElicitationRequestScope> for ElicitationUrlModeScope {
+    /// The `Request` arm.
+    fn from(value: ElicitationRequestScope) -> Self {
+        Self::Request(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlModeScope {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -11336,6 +11639,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
             return ::core::result::Result::Ok(Self::Error(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("AgentResponse", &errors))
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AgentResponseResult> for AgentResponse {
+    /// The `Result` arm.
+    fn from(value: AgentResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AgentResponseError> for AgentResponse {
+    /// The `Error` arm.
+    fn from(value: AgentResponseError) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -11821,6 +12138,98 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<InitializeResponse> for AgentResponseResultResult {
+    /// The `InitializeResponse` arm.
+    fn from(value: InitializeResponse) -> Self {
+        Self::InitializeResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AuthenticateResponse> for AgentResponseResultResult {
+    /// The `AuthenticateResponse` arm.
+    fn from(value: AuthenticateResponse) -> Self {
+        Self::AuthenticateResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LogoutResponse> for AgentResponseResultResult {
+    /// The `LogoutResponse` arm.
+    fn from(value: LogoutResponse) -> Self {
+        Self::LogoutResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<NewSessionResponse> for AgentResponseResultResult {
+    /// The `NewSessionResponse` arm.
+    fn from(value: NewSessionResponse) -> Self {
+        Self::NewSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LoadSessionResponse> for AgentResponseResultResult {
+    /// The `LoadSessionResponse` arm.
+    fn from(value: LoadSessionResponse) -> Self {
+        Self::LoadSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ListSessionsResponse> for AgentResponseResultResult {
+    /// The `ListSessionsResponse` arm.
+    fn from(value: ListSessionsResponse) -> Self {
+        Self::ListSessionsResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<DeleteSessionResponse> for AgentResponseResultResult {
+    /// The `DeleteSessionResponse` arm.
+    fn from(value: DeleteSessionResponse) -> Self {
+        Self::DeleteSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ResumeSessionResponse> for AgentResponseResultResult {
+    /// The `ResumeSessionResponse` arm.
+    fn from(value: ResumeSessionResponse) -> Self {
+        Self::ResumeSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CloseSessionResponse> for AgentResponseResultResult {
+    /// The `CloseSessionResponse` arm.
+    fn from(value: CloseSessionResponse) -> Self {
+        Self::CloseSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SetSessionModeResponse> for AgentResponseResultResult {
+    /// The `SetSessionModeResponse` arm.
+    fn from(value: SetSessionModeResponse) -> Self {
+        Self::SetSessionModeResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SetSessionConfigOptionResponse>
+for AgentResponseResultResult {
+    /// The `SetSessionConfigOptionResponse` arm.
+    fn from(value: SetSessionConfigOptionResponse) -> Self {
+        Self::SetSessionConfigOptionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<PromptResponse> for AgentResponseResultResult {
+    /// The `PromptResponse` arm.
+    fn from(value: PromptResponse) -> Self {
+        Self::PromptResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtResponse> for AgentResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -12080,6 +12489,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
             return ::core::result::Result::Ok(Self::Error(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("AgentResponse", &errors))
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AgentResponseResult> for AgentResponse {
+    /// The `Result` arm.
+    fn from(value: AgentResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AgentResponseError> for AgentResponse {
+    /// The `Error` arm.
+    fn from(value: AgentResponseError) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -12778,6 +13201,161 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AgentResponseResultResult", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeResponse> for AgentResponseResultResult {
+    /// The `InitializeResponse` arm.
+    fn from(value: InitializeResponse) -> Self {
+        Self::InitializeResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthenticateResponse> for AgentResponseResultResult {
+    /// The `AuthenticateResponse` arm.
+    fn from(value: AuthenticateResponse) -> Self {
+        Self::AuthenticateResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListProvidersResponse> for AgentResponseResultResult {
+    /// The `ListProvidersResponse` arm.
+    fn from(value: ListProvidersResponse) -> Self {
+        Self::ListProvidersResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetProviderResponse> for AgentResponseResultResult {
+    /// The `SetProviderResponse` arm.
+    fn from(value: SetProviderResponse) -> Self {
+        Self::SetProviderResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DisableProviderResponse> for AgentResponseResultResult {
+    /// The `DisableProviderResponse` arm.
+    fn from(value: DisableProviderResponse) -> Self {
+        Self::DisableProviderResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LogoutResponse> for AgentResponseResultResult {
+    /// The `LogoutResponse` arm.
+    fn from(value: LogoutResponse) -> Self {
+        Self::LogoutResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthStatusResponse> for AgentResponseResultResult {
+    /// The `AuthStatusResponse` arm.
+    fn from(value: AuthStatusResponse) -> Self {
+        Self::AuthStatusResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<NewSessionResponse> for AgentResponseResultResult {
+    /// The `NewSessionResponse` arm.
+    fn from(value: NewSessionResponse) -> Self {
+        Self::NewSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LoadSessionResponse> for AgentResponseResultResult {
+    /// The `LoadSessionResponse` arm.
+    fn from(value: LoadSessionResponse) -> Self {
+        Self::LoadSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListSessionsResponse> for AgentResponseResultResult {
+    /// The `ListSessionsResponse` arm.
+    fn from(value: ListSessionsResponse) -> Self {
+        Self::ListSessionsResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DeleteSessionResponse> for AgentResponseResultResult {
+    /// The `DeleteSessionResponse` arm.
+    fn from(value: DeleteSessionResponse) -> Self {
+        Self::DeleteSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ForkSessionResponse> for AgentResponseResultResult {
+    /// The `ForkSessionResponse` arm.
+    fn from(value: ForkSessionResponse) -> Self {
+        Self::ForkSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ArchiveSessionResponse> for AgentResponseResultResult {
+    /// The `ArchiveSessionResponse` arm.
+    fn from(value: ArchiveSessionResponse) -> Self {
+        Self::ArchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UnarchiveSessionResponse> for AgentResponseResultResult {
+    /// The `UnarchiveSessionResponse` arm.
+    fn from(value: UnarchiveSessionResponse) -> Self {
+        Self::UnarchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionStatusResponse> for AgentResponseResultResult {
+    /// The `SessionStatusResponse` arm.
+    fn from(value: SessionStatusResponse) -> Self {
+        Self::SessionStatusResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionTitleResponse> for AgentResponseResultResult {
+    /// The `SetSessionTitleResponse` arm.
+    fn from(value: SetSessionTitleResponse) -> Self {
+        Self::SetSessionTitleResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ResumeSessionResponse> for AgentResponseResultResult {
+    /// The `ResumeSessionResponse` arm.
+    fn from(value: ResumeSessionResponse) -> Self {
+        Self::ResumeSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CloseSessionResponse> for AgentResponseResultResult {
+    /// The `CloseSessionResponse` arm.
+    fn from(value: CloseSessionResponse) -> Self {
+        Self::CloseSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionModeResponse> for AgentResponseResultResult {
+    /// The `SetSessionModeResponse` arm.
+    fn from(value: SetSessionModeResponse) -> Self {
+        Self::SetSessionModeResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionConfigOptionResponse>
+for AgentResponseResultResult {
+    /// The `SetSessionConfigOptionResponse` arm.
+    fn from(value: SetSessionConfigOptionResponse) -> Self {
+        Self::SetSessionConfigOptionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PromptResponse> for AgentResponseResultResult {
+    /// The `PromptResponse` arm.
+    fn from(value: PromptResponse) -> Self {
+        Self::PromptResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtResponse> for AgentResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -17425,6 +18003,18 @@ impl AuthMethod {
         }
     }
 }
+impl ::core::convert::From<AuthMethodTerminal> for AuthMethod {
+    /// The `terminal` arm.
+    fn from(value: AuthMethodTerminal) -> Self {
+        Self::Terminal(value)
+    }
+}
+impl ::core::convert::From<AuthMethodAgent> for AuthMethod {
+    /// The `Agent` arm.
+    fn from(value: AuthMethodAgent) -> Self {
+        Self::Agent(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethod {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19402,6 +19992,18 @@ impl SessionConfigOptionType {
         }
     }
 }
+impl ::core::convert::From<SessionConfigSelect> for SessionConfigOptionType {
+    /// The `select` arm.
+    fn from(value: SessionConfigSelect) -> Self {
+        Self::Select(value)
+    }
+}
+impl ::core::convert::From<SessionConfigBoolean> for SessionConfigOptionType {
+    /// The `boolean` arm.
+    fn from(value: SessionConfigBoolean) -> Self {
+        Self::Boolean(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19789,6 +20391,20 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("SessionConfigSelectOptions", &errors),
         )
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<SessionConfigSelectOption>>
+for SessionConfigSelectOptions {
+    /// The `Ungrouped` arm.
+    fn from(value: ::std::vec::Vec<SessionConfigSelectOption>) -> Self {
+        Self::Ungrouped(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<SessionConfigSelectGroup>>
+for SessionConfigSelectOptions {
+    /// The `Grouped` arm.
+    fn from(value: ::std::vec::Vec<SessionConfigSelectGroup>) -> Self {
+        Self::Grouped(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -23287,6 +23903,27 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SessionNotification> for AgentNotificationParams {
+    /// The `SessionNotification` arm.
+    fn from(value: SessionNotification) -> Self {
+        Self::SessionNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CompleteElicitationNotification> for AgentNotificationParams {
+    /// The `CompleteElicitationNotification` arm.
+    fn from(value: CompleteElicitationNotification) -> Self {
+        Self::CompleteElicitationNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtNotification> for AgentNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotificationParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -23576,6 +24213,34 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AgentNotificationParams", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionNotification> for AgentNotificationParams {
+    /// The `SessionNotification` arm.
+    fn from(value: SessionNotification) -> Self {
+        Self::SessionNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CompleteElicitationNotification> for AgentNotificationParams {
+    /// The `CompleteElicitationNotification` arm.
+    fn from(value: CompleteElicitationNotification) -> Self {
+        Self::CompleteElicitationNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthStatusUpdateNotification> for AgentNotificationParams {
+    /// The `AuthStatusUpdateNotification` arm.
+    fn from(value: AuthStatusUpdateNotification) -> Self {
+        Self::AuthStatusUpdateNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtNotification> for AgentNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -24270,6 +24935,83 @@ impl SessionUpdate {
             Self::CompactionUpdate(_) => "compaction_update",
             Self::CompactionSummaryChunk(_) => "compaction_summary_chunk",
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ToolCall> for SessionUpdate {
+    /// The `tool_call` arm.
+    fn from(value: ToolCall) -> Self {
+        Self::ToolCall(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ToolCallUpdate> for SessionUpdate {
+    /// The `tool_call_update` arm.
+    fn from(value: ToolCallUpdate) -> Self {
+        Self::ToolCallUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<Plan> for SessionUpdate {
+    /// The `plan` arm.
+    fn from(value: Plan) -> Self {
+        Self::Plan(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AvailableCommandsUpdate> for SessionUpdate {
+    /// The `available_commands_update` arm.
+    fn from(value: AvailableCommandsUpdate) -> Self {
+        Self::AvailableCommandsUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CurrentModeUpdate> for SessionUpdate {
+    /// The `current_mode_update` arm.
+    fn from(value: CurrentModeUpdate) -> Self {
+        Self::CurrentModeUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ConfigOptionUpdate> for SessionUpdate {
+    /// The `config_option_update` arm.
+    fn from(value: ConfigOptionUpdate) -> Self {
+        Self::ConfigOptionUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SessionInfoUpdate> for SessionUpdate {
+    /// The `session_info_update` arm.
+    fn from(value: SessionInfoUpdate) -> Self {
+        Self::SessionInfoUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<UsageUpdate> for SessionUpdate {
+    /// The `usage_update` arm.
+    fn from(value: UsageUpdate) -> Self {
+        Self::UsageUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<Notice> for SessionUpdate {
+    /// The `notice` arm.
+    fn from(value: Notice) -> Self {
+        Self::Notice(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CompactionUpdate> for SessionUpdate {
+    /// The `compaction_update` arm.
+    fn from(value: CompactionUpdate) -> Self {
+        Self::CompactionUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
+    /// The `compaction_summary_chunk` arm.
+    fn from(value: CompactionSummaryChunk) -> Self {
+        Self::CompactionSummaryChunk(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -24998,6 +25740,118 @@ impl SessionUpdate {
             Self::SessionMessage(_) => "session_message",
             Self::SessionMessageChunk(_) => "session_message_chunk",
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ToolCall> for SessionUpdate {
+    /// The `tool_call` arm.
+    fn from(value: ToolCall) -> Self {
+        Self::ToolCall(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ToolCallUpdate> for SessionUpdate {
+    /// The `tool_call_update` arm.
+    fn from(value: ToolCallUpdate) -> Self {
+        Self::ToolCallUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<Plan> for SessionUpdate {
+    /// The `plan` arm.
+    fn from(value: Plan) -> Self {
+        Self::Plan(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanUpdate> for SessionUpdate {
+    /// The `plan_update` arm.
+    fn from(value: PlanUpdate) -> Self {
+        Self::PlanUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanRemoved> for SessionUpdate {
+    /// The `plan_removed` arm.
+    fn from(value: PlanRemoved) -> Self {
+        Self::PlanRemoved(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AvailableCommandsUpdate> for SessionUpdate {
+    /// The `available_commands_update` arm.
+    fn from(value: AvailableCommandsUpdate) -> Self {
+        Self::AvailableCommandsUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CurrentModeUpdate> for SessionUpdate {
+    /// The `current_mode_update` arm.
+    fn from(value: CurrentModeUpdate) -> Self {
+        Self::CurrentModeUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ConfigOptionUpdate> for SessionUpdate {
+    /// The `config_option_update` arm.
+    fn from(value: ConfigOptionUpdate) -> Self {
+        Self::ConfigOptionUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionInfoUpdate> for SessionUpdate {
+    /// The `session_info_update` arm.
+    fn from(value: SessionInfoUpdate) -> Self {
+        Self::SessionInfoUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UsageUpdate> for SessionUpdate {
+    /// The `usage_update` arm.
+    fn from(value: UsageUpdate) -> Self {
+        Self::UsageUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<Notice> for SessionUpdate {
+    /// The `notice` arm.
+    fn from(value: Notice) -> Self {
+        Self::Notice(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CompactionUpdate> for SessionUpdate {
+    /// The `compaction_update` arm.
+    fn from(value: CompactionUpdate) -> Self {
+        Self::CompactionUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
+    /// The `compaction_summary_chunk` arm.
+    fn from(value: CompactionSummaryChunk) -> Self {
+        Self::CompactionSummaryChunk(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SubagentUpdate> for SessionUpdate {
+    /// The `subagent_update` arm.
+    fn from(value: SubagentUpdate) -> Self {
+        Self::SubagentUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionMessage> for SessionUpdate {
+    /// The `session_message` arm.
+    fn from(value: SessionMessage) -> Self {
+        Self::SessionMessage(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionMessageChunk> for SessionUpdate {
+    /// The `session_message_chunk` arm.
+    fn from(value: SessionMessageChunk) -> Self {
+        Self::SessionMessageChunk(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26625,6 +27479,12 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AvailableCommandInput", &errors),
         )
+    }
+}
+impl ::core::convert::From<UnstructuredCommandInput> for AvailableCommandInput {
+    /// The `Unstructured` arm.
+    fn from(value: UnstructuredCommandInput) -> Self {
+        Self::Unstructured(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -29480,6 +30340,97 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<InitializeRequest> for ClientRequestParams {
+    /// The `InitializeRequest` arm.
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AuthenticateRequest> for ClientRequestParams {
+    /// The `AuthenticateRequest` arm.
+    fn from(value: AuthenticateRequest) -> Self {
+        Self::AuthenticateRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LogoutRequest> for ClientRequestParams {
+    /// The `LogoutRequest` arm.
+    fn from(value: LogoutRequest) -> Self {
+        Self::LogoutRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<NewSessionRequest> for ClientRequestParams {
+    /// The `NewSessionRequest` arm.
+    fn from(value: NewSessionRequest) -> Self {
+        Self::NewSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LoadSessionRequest> for ClientRequestParams {
+    /// The `LoadSessionRequest` arm.
+    fn from(value: LoadSessionRequest) -> Self {
+        Self::LoadSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ListSessionsRequest> for ClientRequestParams {
+    /// The `ListSessionsRequest` arm.
+    fn from(value: ListSessionsRequest) -> Self {
+        Self::ListSessionsRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<DeleteSessionRequest> for ClientRequestParams {
+    /// The `DeleteSessionRequest` arm.
+    fn from(value: DeleteSessionRequest) -> Self {
+        Self::DeleteSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ResumeSessionRequest> for ClientRequestParams {
+    /// The `ResumeSessionRequest` arm.
+    fn from(value: ResumeSessionRequest) -> Self {
+        Self::ResumeSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CloseSessionRequest> for ClientRequestParams {
+    /// The `CloseSessionRequest` arm.
+    fn from(value: CloseSessionRequest) -> Self {
+        Self::CloseSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SetSessionModeRequest> for ClientRequestParams {
+    /// The `SetSessionModeRequest` arm.
+    fn from(value: SetSessionModeRequest) -> Self {
+        Self::SetSessionModeRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SetSessionConfigOptionRequest> for ClientRequestParams {
+    /// The `SetSessionConfigOptionRequest` arm.
+    fn from(value: SetSessionConfigOptionRequest) -> Self {
+        Self::SetSessionConfigOptionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<PromptRequest> for ClientRequestParams {
+    /// The `PromptRequest` arm.
+    fn from(value: PromptRequest) -> Self {
+        Self::PromptRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtRequest> for ClientRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -30290,6 +31241,160 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientRequestParams", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeRequest> for ClientRequestParams {
+    /// The `InitializeRequest` arm.
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthenticateRequest> for ClientRequestParams {
+    /// The `AuthenticateRequest` arm.
+    fn from(value: AuthenticateRequest) -> Self {
+        Self::AuthenticateRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListProvidersRequest> for ClientRequestParams {
+    /// The `ListProvidersRequest` arm.
+    fn from(value: ListProvidersRequest) -> Self {
+        Self::ListProvidersRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetProviderRequest> for ClientRequestParams {
+    /// The `SetProviderRequest` arm.
+    fn from(value: SetProviderRequest) -> Self {
+        Self::SetProviderRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DisableProviderRequest> for ClientRequestParams {
+    /// The `DisableProviderRequest` arm.
+    fn from(value: DisableProviderRequest) -> Self {
+        Self::DisableProviderRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LogoutRequest> for ClientRequestParams {
+    /// The `LogoutRequest` arm.
+    fn from(value: LogoutRequest) -> Self {
+        Self::LogoutRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthStatusRequest> for ClientRequestParams {
+    /// The `AuthStatusRequest` arm.
+    fn from(value: AuthStatusRequest) -> Self {
+        Self::AuthStatusRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<NewSessionRequest> for ClientRequestParams {
+    /// The `NewSessionRequest` arm.
+    fn from(value: NewSessionRequest) -> Self {
+        Self::NewSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LoadSessionRequest> for ClientRequestParams {
+    /// The `LoadSessionRequest` arm.
+    fn from(value: LoadSessionRequest) -> Self {
+        Self::LoadSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListSessionsRequest> for ClientRequestParams {
+    /// The `ListSessionsRequest` arm.
+    fn from(value: ListSessionsRequest) -> Self {
+        Self::ListSessionsRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DeleteSessionRequest> for ClientRequestParams {
+    /// The `DeleteSessionRequest` arm.
+    fn from(value: DeleteSessionRequest) -> Self {
+        Self::DeleteSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ForkSessionRequest> for ClientRequestParams {
+    /// The `ForkSessionRequest` arm.
+    fn from(value: ForkSessionRequest) -> Self {
+        Self::ForkSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ArchiveSessionRequest> for ClientRequestParams {
+    /// The `ArchiveSessionRequest` arm.
+    fn from(value: ArchiveSessionRequest) -> Self {
+        Self::ArchiveSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UnarchiveSessionRequest> for ClientRequestParams {
+    /// The `UnarchiveSessionRequest` arm.
+    fn from(value: UnarchiveSessionRequest) -> Self {
+        Self::UnarchiveSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionStatusRequest> for ClientRequestParams {
+    /// The `SessionStatusRequest` arm.
+    fn from(value: SessionStatusRequest) -> Self {
+        Self::SessionStatusRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionTitleRequest> for ClientRequestParams {
+    /// The `SetSessionTitleRequest` arm.
+    fn from(value: SetSessionTitleRequest) -> Self {
+        Self::SetSessionTitleRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ResumeSessionRequest> for ClientRequestParams {
+    /// The `ResumeSessionRequest` arm.
+    fn from(value: ResumeSessionRequest) -> Self {
+        Self::ResumeSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CloseSessionRequest> for ClientRequestParams {
+    /// The `CloseSessionRequest` arm.
+    fn from(value: CloseSessionRequest) -> Self {
+        Self::CloseSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionModeRequest> for ClientRequestParams {
+    /// The `SetSessionModeRequest` arm.
+    fn from(value: SetSessionModeRequest) -> Self {
+        Self::SetSessionModeRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionConfigOptionRequest> for ClientRequestParams {
+    /// The `SetSessionConfigOptionRequest` arm.
+    fn from(value: SetSessionConfigOptionRequest) -> Self {
+        Self::SetSessionConfigOptionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PromptRequest> for ClientRequestParams {
+    /// The `PromptRequest` arm.
+    fn from(value: PromptRequest) -> Self {
+        Self::PromptRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtRequest> for ClientRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33944,6 +35049,27 @@ impl McpServer {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<McpServerHttp> for McpServer {
+    /// The `http` arm.
+    fn from(value: McpServerHttp) -> Self {
+        Self::Http(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<McpServerSse> for McpServer {
+    /// The `sse` arm.
+    fn from(value: McpServerSse) -> Self {
+        Self::Sse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<McpServerStdio> for McpServer {
+    /// The `Stdio` arm.
+    fn from(value: McpServerStdio) -> Self {
+        Self::Stdio(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServer {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -34159,6 +35285,34 @@ impl McpServer {
             Self::Acp(_) => ::core::option::Option::Some("acp"),
             Self::Stdio(_) => ::core::option::Option::None,
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerHttp> for McpServer {
+    /// The `http` arm.
+    fn from(value: McpServerHttp) -> Self {
+        Self::Http(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerSse> for McpServer {
+    /// The `sse` arm.
+    fn from(value: McpServerSse) -> Self {
+        Self::Sse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerAcp> for McpServer {
+    /// The `acp` arm.
+    fn from(value: McpServerAcp) -> Self {
+        Self::Acp(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerStdio> for McpServer {
+    /// The `Stdio` arm.
+    fn from(value: McpServerStdio) -> Self {
+        Self::Stdio(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -37158,6 +38312,20 @@ impl SetSessionConfigOptionRequestType {
         }
     }
 }
+impl ::core::convert::From<SetSessionConfigOptionRequestTypeBoolean>
+for SetSessionConfigOptionRequestType {
+    /// The `boolean` arm.
+    fn from(value: SetSessionConfigOptionRequestTypeBoolean) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<SetSessionConfigOptionRequestTypeValueId>
+for SetSessionConfigOptionRequestType {
+    /// The `ValueId` arm.
+    fn from(value: SetSessionConfigOptionRequestTypeValueId) -> Self {
+        Self::ValueId(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -37625,6 +38793,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ClientResponseResult> for ClientResponse {
+    /// The `Result` arm.
+    fn from(value: ClientResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ClientResponseError> for ClientResponse {
+    /// The `Error` arm.
+    fn from(value: ClientResponseError) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponse {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -38035,6 +39217,76 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<WriteTextFileResponse> for ClientResponseResultResult {
+    /// The `WriteTextFileResponse` arm.
+    fn from(value: WriteTextFileResponse) -> Self {
+        Self::WriteTextFileResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ReadTextFileResponse> for ClientResponseResultResult {
+    /// The `ReadTextFileResponse` arm.
+    fn from(value: ReadTextFileResponse) -> Self {
+        Self::ReadTextFileResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<RequestPermissionResponse> for ClientResponseResultResult {
+    /// The `RequestPermissionResponse` arm.
+    fn from(value: RequestPermissionResponse) -> Self {
+        Self::RequestPermissionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CreateTerminalResponse> for ClientResponseResultResult {
+    /// The `CreateTerminalResponse` arm.
+    fn from(value: CreateTerminalResponse) -> Self {
+        Self::CreateTerminalResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<TerminalOutputResponse> for ClientResponseResultResult {
+    /// The `TerminalOutputResponse` arm.
+    fn from(value: TerminalOutputResponse) -> Self {
+        Self::TerminalOutputResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ReleaseTerminalResponse> for ClientResponseResultResult {
+    /// The `ReleaseTerminalResponse` arm.
+    fn from(value: ReleaseTerminalResponse) -> Self {
+        Self::ReleaseTerminalResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<WaitForTerminalExitResponse> for ClientResponseResultResult {
+    /// The `WaitForTerminalExitResponse` arm.
+    fn from(value: WaitForTerminalExitResponse) -> Self {
+        Self::WaitForTerminalExitResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<KillTerminalResponse> for ClientResponseResultResult {
+    /// The `KillTerminalResponse` arm.
+    fn from(value: KillTerminalResponse) -> Self {
+        Self::KillTerminalResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CreateElicitationResponse> for ClientResponseResultResult {
+    /// The `CreateElicitationResponse` arm.
+    fn from(value: CreateElicitationResponse) -> Self {
+        Self::CreateElicitationResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtResponse> for ClientResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -38278,6 +39530,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientResponse", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ClientResponseResult> for ClientResponse {
+    /// The `Result` arm.
+    fn from(value: ClientResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ClientResponseError> for ClientResponse {
+    /// The `Error` arm.
+    fn from(value: ClientResponseError) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -38712,6 +39978,83 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientResponseResultResult", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<WriteTextFileResponse> for ClientResponseResultResult {
+    /// The `WriteTextFileResponse` arm.
+    fn from(value: WriteTextFileResponse) -> Self {
+        Self::WriteTextFileResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ReadTextFileResponse> for ClientResponseResultResult {
+    /// The `ReadTextFileResponse` arm.
+    fn from(value: ReadTextFileResponse) -> Self {
+        Self::ReadTextFileResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<RequestPermissionResponse> for ClientResponseResultResult {
+    /// The `RequestPermissionResponse` arm.
+    fn from(value: RequestPermissionResponse) -> Self {
+        Self::RequestPermissionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CreateTerminalResponse> for ClientResponseResultResult {
+    /// The `CreateTerminalResponse` arm.
+    fn from(value: CreateTerminalResponse) -> Self {
+        Self::CreateTerminalResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<TerminalOutputResponse> for ClientResponseResultResult {
+    /// The `TerminalOutputResponse` arm.
+    fn from(value: TerminalOutputResponse) -> Self {
+        Self::TerminalOutputResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ReleaseTerminalResponse> for ClientResponseResultResult {
+    /// The `ReleaseTerminalResponse` arm.
+    fn from(value: ReleaseTerminalResponse) -> Self {
+        Self::ReleaseTerminalResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<WaitForTerminalExitResponse> for ClientResponseResultResult {
+    /// The `WaitForTerminalExitResponse` arm.
+    fn from(value: WaitForTerminalExitResponse) -> Self {
+        Self::WaitForTerminalExitResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<KillTerminalResponse> for ClientResponseResultResult {
+    /// The `KillTerminalResponse` arm.
+    fn from(value: KillTerminalResponse) -> Self {
+        Self::KillTerminalResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CreateElicitationResponse> for ClientResponseResultResult {
+    /// The `CreateElicitationResponse` arm.
+    fn from(value: CreateElicitationResponse) -> Self {
+        Self::CreateElicitationResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpResponse> for ClientResponseResultResult {
+    /// The `MessageMcpResponse` arm.
+    fn from(value: MessageMcpResponse) -> Self {
+        Self::MessageMcpResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtResponse> for ClientResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -39451,6 +40794,12 @@ impl RequestPermissionOutcome {
             Self::Cancelled => "cancelled",
             Self::Selected(_) => "selected",
         }
+    }
+}
+impl ::core::convert::From<SelectedPermissionOutcome> for RequestPermissionOutcome {
+    /// The `selected` arm.
+    fn from(value: SelectedPermissionOutcome) -> Self {
+        Self::Selected(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -40833,6 +42182,12 @@ impl CreateElicitationResponseAction {
         }
     }
 }
+impl ::core::convert::From<ElicitationAcceptAction> for CreateElicitationResponseAction {
+    /// The `accept` arm.
+    fn from(value: ElicitationAcceptAction) -> Self {
+        Self::Accept(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationResponseAction {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -40935,6 +42290,37 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ElicitationContentValue", &errors),
         )
+    }
+}
+impl ::core::convert::From<::std::string::String> for ElicitationContentValue {
+    /// The `String` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<i64> for ElicitationContentValue {
+    /// The `Integer` arm.
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<crate::runtime::Number> for ElicitationContentValue {
+    /// The `Number` arm.
+    fn from(value: crate::runtime::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for ElicitationContentValue {
+    /// The `Boolean` arm.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<::std::string::String>>
+for ElicitationContentValue {
+    /// The `StringArray` arm.
+    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self::StringArray(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -41292,6 +42678,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CancelNotification> for ClientNotificationParams {
+    /// The `CancelNotification` arm.
+    fn from(value: CancelNotification) -> Self {
+        Self::CancelNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtNotification> for ClientNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotificationParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -41552,6 +42952,27 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientNotificationParams", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CancelNotification> for ClientNotificationParams {
+    /// The `CancelNotification` arm.
+    fn from(value: CancelNotification) -> Self {
+        Self::CancelNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpNotification> for ClientNotificationParams {
+    /// The `MessageMcpNotification` arm.
+    fn from(value: MessageMcpNotification) -> Self {
+        Self::MessageMcpNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtNotification> for ClientNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -46802,6 +48223,27 @@ impl PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanItems> for PlanUpdateContent {
+    /// The `items` arm.
+    fn from(value: PlanItems) -> Self {
+        Self::Items(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanFile> for PlanUpdateContent {
+    /// The `file` arm.
+    fn from(value: PlanFile) -> Self {
+        Self::File(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanMarkdown> for PlanUpdateContent {
+    /// The `markdown` arm.
+    fn from(value: PlanMarkdown) -> Self {
+        Self::Markdown(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -48219,6 +49661,34 @@ impl StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<RunningStateUpdate> for StateUpdate {
+    /// The `running` arm.
+    fn from(value: RunningStateUpdate) -> Self {
+        Self::Running(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<IdleStateUpdate> for StateUpdate {
+    /// The `idle` arm.
+    fn from(value: IdleStateUpdate) -> Self {
+        Self::Idle(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<RequiresActionStateUpdate> for StateUpdate {
+    /// The `requires_action` arm.
+    fn from(value: RequiresActionStateUpdate) -> Self {
+        Self::RequiresAction(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UnknownStateUpdate> for StateUpdate {
+    /// The `unknown` arm.
+    fn from(value: UnknownStateUpdate) -> Self {
+        Self::Unknown(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -48837,6 +50307,13 @@ impl IdleStateUpdateStopReason {
             Self::None { .. } => ::core::option::Option::None,
             Self::Other(v) => ::core::option::Option::Some(v.__tag("stopReason")),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
+    /// The `error` arm.
+    fn from(value: ErrorStopReason) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -52958,6 +54435,20 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpResponseResult> for MessageMcpResponse {
+    /// The `Result` arm.
+    fn from(value: MessageMcpResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpResponseError> for MessageMcpResponse {
+    /// The `Error` arm.
+    fn from(value: MessageMcpResponseError) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(feature = "unstable")]
 impl MessageMcpResponse {
     /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
     pub const METHOD: &'static str = "mcp/message";
@@ -53873,6 +55364,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeProxyRequest> for ProxyRequestParams {
+    /// The `InitializeProxyRequest` arm.
+    fn from(value: InitializeProxyRequest) -> Self {
+        Self::InitializeProxyRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxySuccessorRequest> for ProxyRequestParams {
+    /// The `ProxySuccessorRequest` arm.
+    fn from(value: ProxySuccessorRequest) -> Self {
+        Self::ProxySuccessorRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -54217,6 +55722,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxyResponseResult> for ProxyResponse {
+    /// The `Result` arm.
+    fn from(value: ProxyResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxyResponseError> for ProxyResponse {
+    /// The `Error` arm.
+    fn from(value: ProxyResponseError) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponse {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -54432,6 +55951,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ProxyResponseResultResult", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeProxyResponse> for ProxyResponseResultResult {
+    /// The `InitializeProxyResponse` arm.
+    fn from(value: InitializeProxyResponse) -> Self {
+        Self::InitializeProxyResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxySuccessorResponse> for ProxyResponseResultResult {
+    /// The `ProxySuccessorResponse` arm.
+    fn from(value: ProxySuccessorResponse) -> Self {
+        Self::ProxySuccessorResponse(value)
     }
 }
 #[cfg(feature = "unstable")]

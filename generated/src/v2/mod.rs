@@ -260,6 +260,27 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<RequestPermissionRequest> for AgentRequestParams {
+    /// The `RequestPermissionRequest` arm.
+    fn from(value: RequestPermissionRequest) -> Self {
+        Self::RequestPermissionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CreateElicitationRequest> for AgentRequestParams {
+    /// The `CreateElicitationRequest` arm.
+    fn from(value: CreateElicitationRequest) -> Self {
+        Self::CreateElicitationRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtRequest> for AgentRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -567,6 +588,34 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<RequestPermissionRequest> for AgentRequestParams {
+    /// The `RequestPermissionRequest` arm.
+    fn from(value: RequestPermissionRequest) -> Self {
+        Self::RequestPermissionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CreateElicitationRequest> for AgentRequestParams {
+    /// The `CreateElicitationRequest` arm.
+    fn from(value: CreateElicitationRequest) -> Self {
+        Self::CreateElicitationRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpRequest> for AgentRequestParams {
+    /// The `MessageMcpRequest` arm.
+    fn from(value: MessageMcpRequest) -> Self {
+        Self::MessageMcpRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtRequest> for AgentRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -653,6 +702,18 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             return ::core::result::Result::Ok(Self::Str(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("RequestId", &errors))
+    }
+}
+impl ::core::convert::From<i64> for RequestId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<::std::string::String> for RequestId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1183,6 +1244,18 @@ impl RequestPermissionSubject {
             Self::Command(_) => ::core::option::Option::Some("command"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+impl ::core::convert::From<ToolCallPermissionSubject> for RequestPermissionSubject {
+    /// The `tool_call` arm.
+    fn from(value: ToolCallPermissionSubject) -> Self {
+        Self::ToolCall(value)
+    }
+}
+impl ::core::convert::From<CommandPermissionSubject> for RequestPermissionSubject {
+    /// The `command` arm.
+    fn from(value: CommandPermissionSubject) -> Self {
+        Self::Command(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2001,6 +2074,24 @@ impl ToolCallContent {
         }
     }
 }
+impl ::core::convert::From<Content> for ToolCallContent {
+    /// The `content` arm.
+    fn from(value: Content) -> Self {
+        Self::Content(value)
+    }
+}
+impl ::core::convert::From<Diff> for ToolCallContent {
+    /// The `diff` arm.
+    fn from(value: Diff) -> Self {
+        Self::Diff(value)
+    }
+}
+impl ::core::convert::From<Terminal> for ToolCallContent {
+    /// The `terminal` arm.
+    fn from(value: Terminal) -> Self {
+        Self::Terminal(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallContent {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2256,6 +2347,36 @@ impl ContentBlock {
             Self::Resource(_) => ::core::option::Option::Some("resource"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+impl ::core::convert::From<TextContent> for ContentBlock {
+    /// The `text` arm.
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl ::core::convert::From<ImageContent> for ContentBlock {
+    /// The `image` arm.
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl ::core::convert::From<AudioContent> for ContentBlock {
+    /// The `audio` arm.
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl ::core::convert::From<ResourceLink> for ContentBlock {
+    /// The `resource_link` arm.
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(::std::boxed::Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    /// The `resource` arm.
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(::std::boxed::Box::new(value))
     }
 }
 #[cfg(feature = "schemars")]
@@ -4261,6 +4382,18 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("EmbeddedResourceResource", &errors),
         )
+    }
+}
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    /// The `TextResourceContents` arm.
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    /// The `BlobResourceContents` arm.
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -8100,6 +8233,18 @@ impl CreateElicitationRequestMode {
         }
     }
 }
+impl ::core::convert::From<ElicitationFormMode> for CreateElicitationRequestMode {
+    /// The `form` arm.
+    fn from(value: ElicitationFormMode) -> Self {
+        Self::Form(value)
+    }
+}
+impl ::core::convert::From<ElicitationUrlMode> for CreateElicitationRequestMode {
+    /// The `url` arm.
+    fn from(value: ElicitationUrlMode) -> Self {
+        Self::Url(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationRequestMode {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -9030,6 +9175,36 @@ impl ElicitationPropertySchema {
             Self::Array(_) => ::core::option::Option::Some("array"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+impl ::core::convert::From<StringPropertySchema> for ElicitationPropertySchema {
+    /// The `string` arm.
+    fn from(value: StringPropertySchema) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<NumberPropertySchema> for ElicitationPropertySchema {
+    /// The `number` arm.
+    fn from(value: NumberPropertySchema) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<IntegerPropertySchema> for ElicitationPropertySchema {
+    /// The `integer` arm.
+    fn from(value: IntegerPropertySchema) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<BooleanPropertySchema> for ElicitationPropertySchema {
+    /// The `boolean` arm.
+    fn from(value: BooleanPropertySchema) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<MultiSelectPropertySchema> for ElicitationPropertySchema {
+    /// The `array` arm.
+    fn from(value: MultiSelectPropertySchema) -> Self {
+        Self::Array(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -10872,6 +11047,18 @@ impl MultiSelectItems {
         }
     }
 }
+impl ::core::convert::From<StringMultiSelectItems> for MultiSelectItems {
+    /// The `string` arm.
+    fn from(value: StringMultiSelectItems) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<TitledMultiSelectItems> for MultiSelectItems {
+    /// The `Titled` arm.
+    fn from(value: TitledMultiSelectItems) -> Self {
+        Self::Titled(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MultiSelectItems {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -11611,6 +11798,18 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
         )
     }
 }
+impl ::core::convert::From<ElicitationSessionScope> for ElicitationFormModeScope {
+    /// The `Session` arm.
+    fn from(value: ElicitationSessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl ::core::convert::From<ElicitationRequestScope> for ElicitationFormModeScope {
+    /// The `Request` arm.
+    fn from(value: ElicitationRequestScope) -> Self {
+        Self::Request(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormModeScope {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -11830,6 +12029,18 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
         )
     }
 }
+impl ::core::convert::From<ElicitationSessionScope> for ElicitationUrlModeScope {
+    /// The `Session` arm.
+    fn from(value: ElicitationSessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl ::core::convert::From<ElicitationRequestScope> for ElicitationUrlModeScope {
+    /// The `Request` arm.
+    fn from(value: ElicitationRequestScope) -> Self {
+        Self::Request(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlModeScope {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -11938,6 +12149,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
             return ::core::result::Result::Ok(Self::Error(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("AgentResponse", &errors))
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AgentResponseResult> for AgentResponse {
+    /// The `Result` arm.
+    fn from(value: AgentResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AgentResponseError> for AgentResponse {
+    /// The `Error` arm.
+    fn from(value: AgentResponseError) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12423,6 +12648,98 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<InitializeResponse> for AgentResponseResultResult {
+    /// The `InitializeResponse` arm.
+    fn from(value: InitializeResponse) -> Self {
+        Self::InitializeResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LoginAuthResponse> for AgentResponseResultResult {
+    /// The `LoginAuthResponse` arm.
+    fn from(value: LoginAuthResponse) -> Self {
+        Self::LoginAuthResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LogoutAuthResponse> for AgentResponseResultResult {
+    /// The `LogoutAuthResponse` arm.
+    fn from(value: LogoutAuthResponse) -> Self {
+        Self::LogoutAuthResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<NewSessionResponse> for AgentResponseResultResult {
+    /// The `NewSessionResponse` arm.
+    fn from(value: NewSessionResponse) -> Self {
+        Self::NewSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ListSessionsResponse> for AgentResponseResultResult {
+    /// The `ListSessionsResponse` arm.
+    fn from(value: ListSessionsResponse) -> Self {
+        Self::ListSessionsResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<DeleteSessionResponse> for AgentResponseResultResult {
+    /// The `DeleteSessionResponse` arm.
+    fn from(value: DeleteSessionResponse) -> Self {
+        Self::DeleteSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ResumeSessionResponse> for AgentResponseResultResult {
+    /// The `ResumeSessionResponse` arm.
+    fn from(value: ResumeSessionResponse) -> Self {
+        Self::ResumeSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CloseSessionResponse> for AgentResponseResultResult {
+    /// The `CloseSessionResponse` arm.
+    fn from(value: CloseSessionResponse) -> Self {
+        Self::CloseSessionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CancelToolCallResponse> for AgentResponseResultResult {
+    /// The `CancelToolCallResponse` arm.
+    fn from(value: CancelToolCallResponse) -> Self {
+        Self::CancelToolCallResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CancelTerminalResponse> for AgentResponseResultResult {
+    /// The `CancelTerminalResponse` arm.
+    fn from(value: CancelTerminalResponse) -> Self {
+        Self::CancelTerminalResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SetSessionConfigOptionResponse>
+for AgentResponseResultResult {
+    /// The `SetSessionConfigOptionResponse` arm.
+    fn from(value: SetSessionConfigOptionResponse) -> Self {
+        Self::SetSessionConfigOptionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<PromptResponse> for AgentResponseResultResult {
+    /// The `PromptResponse` arm.
+    fn from(value: PromptResponse) -> Self {
+        Self::PromptResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtResponse> for AgentResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -12699,6 +13016,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<i64> for AgentResponseErrorId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<::std::string::String> for AgentResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseErrorId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -12761,6 +13092,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
             return ::core::result::Result::Ok(Self::Error(v));
         }
         ::core::result::Result::Err(crate::runtime::de::no_arm("AgentResponse", &errors))
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AgentResponseResult> for AgentResponse {
+    /// The `Result` arm.
+    fn from(value: AgentResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AgentResponseError> for AgentResponse {
+    /// The `Error` arm.
+    fn from(value: AgentResponseError) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -13462,6 +13807,161 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeResponse> for AgentResponseResultResult {
+    /// The `InitializeResponse` arm.
+    fn from(value: InitializeResponse) -> Self {
+        Self::InitializeResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LoginAuthResponse> for AgentResponseResultResult {
+    /// The `LoginAuthResponse` arm.
+    fn from(value: LoginAuthResponse) -> Self {
+        Self::LoginAuthResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListProvidersResponse> for AgentResponseResultResult {
+    /// The `ListProvidersResponse` arm.
+    fn from(value: ListProvidersResponse) -> Self {
+        Self::ListProvidersResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetProviderResponse> for AgentResponseResultResult {
+    /// The `SetProviderResponse` arm.
+    fn from(value: SetProviderResponse) -> Self {
+        Self::SetProviderResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DisableProviderResponse> for AgentResponseResultResult {
+    /// The `DisableProviderResponse` arm.
+    fn from(value: DisableProviderResponse) -> Self {
+        Self::DisableProviderResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LogoutAuthResponse> for AgentResponseResultResult {
+    /// The `LogoutAuthResponse` arm.
+    fn from(value: LogoutAuthResponse) -> Self {
+        Self::LogoutAuthResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthStatusResponse> for AgentResponseResultResult {
+    /// The `AuthStatusResponse` arm.
+    fn from(value: AuthStatusResponse) -> Self {
+        Self::AuthStatusResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<NewSessionResponse> for AgentResponseResultResult {
+    /// The `NewSessionResponse` arm.
+    fn from(value: NewSessionResponse) -> Self {
+        Self::NewSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListSessionsResponse> for AgentResponseResultResult {
+    /// The `ListSessionsResponse` arm.
+    fn from(value: ListSessionsResponse) -> Self {
+        Self::ListSessionsResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DeleteSessionResponse> for AgentResponseResultResult {
+    /// The `DeleteSessionResponse` arm.
+    fn from(value: DeleteSessionResponse) -> Self {
+        Self::DeleteSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ForkSessionResponse> for AgentResponseResultResult {
+    /// The `ForkSessionResponse` arm.
+    fn from(value: ForkSessionResponse) -> Self {
+        Self::ForkSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ArchiveSessionResponse> for AgentResponseResultResult {
+    /// The `ArchiveSessionResponse` arm.
+    fn from(value: ArchiveSessionResponse) -> Self {
+        Self::ArchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UnarchiveSessionResponse> for AgentResponseResultResult {
+    /// The `UnarchiveSessionResponse` arm.
+    fn from(value: UnarchiveSessionResponse) -> Self {
+        Self::UnarchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionStatusResponse> for AgentResponseResultResult {
+    /// The `SessionStatusResponse` arm.
+    fn from(value: SessionStatusResponse) -> Self {
+        Self::SessionStatusResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionTitleResponse> for AgentResponseResultResult {
+    /// The `SetSessionTitleResponse` arm.
+    fn from(value: SetSessionTitleResponse) -> Self {
+        Self::SetSessionTitleResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ResumeSessionResponse> for AgentResponseResultResult {
+    /// The `ResumeSessionResponse` arm.
+    fn from(value: ResumeSessionResponse) -> Self {
+        Self::ResumeSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CloseSessionResponse> for AgentResponseResultResult {
+    /// The `CloseSessionResponse` arm.
+    fn from(value: CloseSessionResponse) -> Self {
+        Self::CloseSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CancelToolCallResponse> for AgentResponseResultResult {
+    /// The `CancelToolCallResponse` arm.
+    fn from(value: CancelToolCallResponse) -> Self {
+        Self::CancelToolCallResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CancelTerminalResponse> for AgentResponseResultResult {
+    /// The `CancelTerminalResponse` arm.
+    fn from(value: CancelTerminalResponse) -> Self {
+        Self::CancelTerminalResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionConfigOptionResponse>
+for AgentResponseResultResult {
+    /// The `SetSessionConfigOptionResponse` arm.
+    fn from(value: SetSessionConfigOptionResponse) -> Self {
+        Self::SetSessionConfigOptionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PromptResponse> for AgentResponseResultResult {
+    /// The `PromptResponse` arm.
+    fn from(value: PromptResponse) -> Self {
+        Self::PromptResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtResponse> for AgentResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -13789,6 +14289,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AgentResponseErrorId", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<i64> for AgentResponseErrorId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<::std::string::String> for AgentResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -17854,6 +18368,18 @@ impl AuthMethod {
         }
     }
 }
+impl ::core::convert::From<AuthMethodTerminal> for AuthMethod {
+    /// The `terminal` arm.
+    fn from(value: AuthMethodTerminal) -> Self {
+        Self::Terminal(value)
+    }
+}
+impl ::core::convert::From<AuthMethodAgent> for AuthMethod {
+    /// The `agent` arm.
+    fn from(value: AuthMethodAgent) -> Self {
+        Self::Agent(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethod {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19390,6 +19916,18 @@ impl SessionConfigOptionType {
         }
     }
 }
+impl ::core::convert::From<SessionConfigSelect> for SessionConfigOptionType {
+    /// The `select` arm.
+    fn from(value: SessionConfigSelect) -> Self {
+        Self::Select(value)
+    }
+}
+impl ::core::convert::From<SessionConfigBoolean> for SessionConfigOptionType {
+    /// The `boolean` arm.
+    fn from(value: SessionConfigBoolean) -> Self {
+        Self::Boolean(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19781,6 +20319,20 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("SessionConfigSelectOptions", &errors),
         )
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<SessionConfigSelectOption>>
+for SessionConfigSelectOptions {
+    /// The `Ungrouped` arm.
+    fn from(value: ::std::vec::Vec<SessionConfigSelectOption>) -> Self {
+        Self::Ungrouped(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<SessionConfigSelectGroup>>
+for SessionConfigSelectOptions {
+    /// The `Grouped` arm.
+    fn from(value: ::std::vec::Vec<SessionConfigSelectGroup>) -> Self {
+        Self::Grouped(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -20614,6 +21166,12 @@ impl AvailableCommand {
         }
     }
 }
+impl ::core::convert::From<Command> for AvailableCommand {
+    /// The `command` arm.
+    fn from(value: Command) -> Self {
+        Self::Command(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommand {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20754,6 +21312,12 @@ impl AvailableCommandInput {
             Self::Text(_) => ::core::option::Option::Some("text"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+impl ::core::convert::From<TextCommandInput> for AvailableCommandInput {
+    /// The `text` arm.
+    fn from(value: TextCommandInput) -> Self {
+        Self::Text(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -23518,6 +24082,24 @@ impl<'de> ::serde::Deserialize<'de> for ErrorData {
         ::core::result::Result::Err(crate::runtime::de::no_arm("ErrorData", &errors))
     }
 }
+impl ::core::convert::From<UnsupportedProtocolVersionErrorData> for ErrorData {
+    /// The `UnsupportedProtocolVersion` arm.
+    fn from(value: UnsupportedProtocolVersionErrorData) -> Self {
+        Self::UnsupportedProtocolVersion(value)
+    }
+}
+impl ::core::convert::From<SessionNotFoundErrorData> for ErrorData {
+    /// The `SessionNotFound` arm.
+    fn from(value: SessionNotFoundErrorData) -> Self {
+        Self::SessionNotFound(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Value> for ErrorData {
+    /// The `Other` arm.
+    fn from(value: ::serde_json::Value) -> Self {
+        Self::Other(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorData {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -24086,6 +24668,27 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<UpdateSessionNotification> for AgentNotificationParams {
+    /// The `UpdateSessionNotification` arm.
+    fn from(value: UpdateSessionNotification) -> Self {
+        Self::UpdateSessionNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CompleteElicitationNotification> for AgentNotificationParams {
+    /// The `CompleteElicitationNotification` arm.
+    fn from(value: CompleteElicitationNotification) -> Self {
+        Self::CompleteElicitationNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtNotification> for AgentNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotificationParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -24376,6 +24979,34 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("AgentNotificationParams", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UpdateSessionNotification> for AgentNotificationParams {
+    /// The `UpdateSessionNotification` arm.
+    fn from(value: UpdateSessionNotification) -> Self {
+        Self::UpdateSessionNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CompleteElicitationNotification> for AgentNotificationParams {
+    /// The `CompleteElicitationNotification` arm.
+    fn from(value: CompleteElicitationNotification) -> Self {
+        Self::CompleteElicitationNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthStatusUpdateNotification> for AgentNotificationParams {
+    /// The `AuthStatusUpdateNotification` arm.
+    fn from(value: AuthStatusUpdateNotification) -> Self {
+        Self::AuthStatusUpdateNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtNotification> for AgentNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -25258,6 +25889,118 @@ impl SessionUpdate {
             }
             Self::Other(v) => ::core::option::Option::Some(v.__tag("sessionUpdate")),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<UserMessage> for SessionUpdate {
+    /// The `user_message` arm.
+    fn from(value: UserMessage) -> Self {
+        Self::UserMessage(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AgentMessage> for SessionUpdate {
+    /// The `agent_message` arm.
+    fn from(value: AgentMessage) -> Self {
+        Self::AgentMessage(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AgentThought> for SessionUpdate {
+    /// The `agent_thought` arm.
+    fn from(value: AgentThought) -> Self {
+        Self::AgentThought(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<StateUpdate> for SessionUpdate {
+    /// The `state_update` arm.
+    fn from(value: StateUpdate) -> Self {
+        Self::StateUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ToolCallContentChunk> for SessionUpdate {
+    /// The `tool_call_content_chunk` arm.
+    fn from(value: ToolCallContentChunk) -> Self {
+        Self::ToolCallContentChunk(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ToolCallUpdate> for SessionUpdate {
+    /// The `tool_call_update` arm.
+    fn from(value: ToolCallUpdate) -> Self {
+        Self::ToolCallUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<TerminalUpdate> for SessionUpdate {
+    /// The `terminal_update` arm.
+    fn from(value: TerminalUpdate) -> Self {
+        Self::TerminalUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<TerminalOutputChunk> for SessionUpdate {
+    /// The `terminal_output_chunk` arm.
+    fn from(value: TerminalOutputChunk) -> Self {
+        Self::TerminalOutputChunk(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<PlanUpdate> for SessionUpdate {
+    /// The `plan_update` arm.
+    fn from(value: PlanUpdate) -> Self {
+        Self::PlanUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<AvailableCommandsUpdate> for SessionUpdate {
+    /// The `available_commands_update` arm.
+    fn from(value: AvailableCommandsUpdate) -> Self {
+        Self::AvailableCommandsUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ConfigOptionUpdate> for SessionUpdate {
+    /// The `config_option_update` arm.
+    fn from(value: ConfigOptionUpdate) -> Self {
+        Self::ConfigOptionUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SessionInfoUpdate> for SessionUpdate {
+    /// The `session_info_update` arm.
+    fn from(value: SessionInfoUpdate) -> Self {
+        Self::SessionInfoUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<UsageUpdate> for SessionUpdate {
+    /// The `usage_update` arm.
+    fn from(value: UsageUpdate) -> Self {
+        Self::UsageUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<Notice> for SessionUpdate {
+    /// The `notice` arm.
+    fn from(value: Notice) -> Self {
+        Self::Notice(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CompactionUpdate> for SessionUpdate {
+    /// The `compaction_update` arm.
+    fn from(value: CompactionUpdate) -> Self {
+        Self::CompactionUpdate(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
+    /// The `compaction_summary_chunk` arm.
+    fn from(value: CompactionSummaryChunk) -> Self {
+        Self::CompactionSummaryChunk(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -26179,6 +26922,146 @@ impl SessionUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<UserMessage> for SessionUpdate {
+    /// The `user_message` arm.
+    fn from(value: UserMessage) -> Self {
+        Self::UserMessage(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AgentMessage> for SessionUpdate {
+    /// The `agent_message` arm.
+    fn from(value: AgentMessage) -> Self {
+        Self::AgentMessage(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AgentThought> for SessionUpdate {
+    /// The `agent_thought` arm.
+    fn from(value: AgentThought) -> Self {
+        Self::AgentThought(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<StateUpdate> for SessionUpdate {
+    /// The `state_update` arm.
+    fn from(value: StateUpdate) -> Self {
+        Self::StateUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ToolCallContentChunk> for SessionUpdate {
+    /// The `tool_call_content_chunk` arm.
+    fn from(value: ToolCallContentChunk) -> Self {
+        Self::ToolCallContentChunk(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ToolCallUpdate> for SessionUpdate {
+    /// The `tool_call_update` arm.
+    fn from(value: ToolCallUpdate) -> Self {
+        Self::ToolCallUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<TerminalUpdate> for SessionUpdate {
+    /// The `terminal_update` arm.
+    fn from(value: TerminalUpdate) -> Self {
+        Self::TerminalUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<TerminalOutputChunk> for SessionUpdate {
+    /// The `terminal_output_chunk` arm.
+    fn from(value: TerminalOutputChunk) -> Self {
+        Self::TerminalOutputChunk(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanUpdate> for SessionUpdate {
+    /// The `plan_update` arm.
+    fn from(value: PlanUpdate) -> Self {
+        Self::PlanUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanRemoved> for SessionUpdate {
+    /// The `plan_removed` arm.
+    fn from(value: PlanRemoved) -> Self {
+        Self::PlanRemoved(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AvailableCommandsUpdate> for SessionUpdate {
+    /// The `available_commands_update` arm.
+    fn from(value: AvailableCommandsUpdate) -> Self {
+        Self::AvailableCommandsUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ConfigOptionUpdate> for SessionUpdate {
+    /// The `config_option_update` arm.
+    fn from(value: ConfigOptionUpdate) -> Self {
+        Self::ConfigOptionUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionInfoUpdate> for SessionUpdate {
+    /// The `session_info_update` arm.
+    fn from(value: SessionInfoUpdate) -> Self {
+        Self::SessionInfoUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UsageUpdate> for SessionUpdate {
+    /// The `usage_update` arm.
+    fn from(value: UsageUpdate) -> Self {
+        Self::UsageUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<Notice> for SessionUpdate {
+    /// The `notice` arm.
+    fn from(value: Notice) -> Self {
+        Self::Notice(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CompactionUpdate> for SessionUpdate {
+    /// The `compaction_update` arm.
+    fn from(value: CompactionUpdate) -> Self {
+        Self::CompactionUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
+    /// The `compaction_summary_chunk` arm.
+    fn from(value: CompactionSummaryChunk) -> Self {
+        Self::CompactionSummaryChunk(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SubagentUpdate> for SessionUpdate {
+    /// The `subagent_update` arm.
+    fn from(value: SubagentUpdate) -> Self {
+        Self::SubagentUpdate(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionMessage> for SessionUpdate {
+    /// The `session_message` arm.
+    fn from(value: SessionMessage) -> Self {
+        Self::SessionMessage(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionMessageChunk> for SessionUpdate {
+    /// The `session_message_chunk` arm.
+    fn from(value: SessionMessageChunk) -> Self {
+        Self::SessionMessageChunk(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -26851,6 +27734,20 @@ impl BackgroundWork {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<BackgroundTerminal> for BackgroundWork {
+    /// The `terminal` arm.
+    fn from(value: BackgroundTerminal) -> Self {
+        Self::Terminal(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<BackgroundToolCall> for BackgroundWork {
+    /// The `tool_call` arm.
+    fn from(value: BackgroundToolCall) -> Self {
+        Self::ToolCall(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundWork {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -27079,6 +27976,27 @@ impl BackgroundWork {
             Self::Subagent(_) => ::core::option::Option::Some("subagent"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<BackgroundTerminal> for BackgroundWork {
+    /// The `terminal` arm.
+    fn from(value: BackgroundTerminal) -> Self {
+        Self::Terminal(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<BackgroundToolCall> for BackgroundWork {
+    /// The `tool_call` arm.
+    fn from(value: BackgroundToolCall) -> Self {
+        Self::ToolCall(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<BackgroundSubagent> for BackgroundWork {
+    /// The `subagent` arm.
+    fn from(value: BackgroundSubagent) -> Self {
+        Self::Subagent(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28049,6 +28967,13 @@ impl IdleStateUpdateStopReason {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
+    /// The `error` arm.
+    fn from(value: ErrorStopReason) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28465,6 +29390,13 @@ impl IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
+    /// The `error` arm.
+    fn from(value: ErrorStopReason) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28869,6 +29801,27 @@ impl StateUpdate {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<RunningStateUpdate> for StateUpdate {
+    /// The `running` arm.
+    fn from(value: RunningStateUpdate) -> Self {
+        Self::Running(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<IdleStateUpdate> for StateUpdate {
+    /// The `idle` arm.
+    fn from(value: IdleStateUpdate) -> Self {
+        Self::Idle(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<RequiresActionStateUpdate> for StateUpdate {
+    /// The `requires_action` arm.
+    fn from(value: RequiresActionStateUpdate) -> Self {
+        Self::RequiresAction(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -29131,6 +30084,34 @@ impl StateUpdate {
             Self::Unknown(_) => ::core::option::Option::Some("unknown"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("state")),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<RunningStateUpdate> for StateUpdate {
+    /// The `running` arm.
+    fn from(value: RunningStateUpdate) -> Self {
+        Self::Running(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<IdleStateUpdate> for StateUpdate {
+    /// The `idle` arm.
+    fn from(value: IdleStateUpdate) -> Self {
+        Self::Idle(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<RequiresActionStateUpdate> for StateUpdate {
+    /// The `requires_action` arm.
+    fn from(value: RequiresActionStateUpdate) -> Self {
+        Self::RequiresAction(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UnknownStateUpdate> for StateUpdate {
+    /// The `unknown` arm.
+    fn from(value: UnknownStateUpdate) -> Self {
+        Self::Unknown(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30575,6 +31556,13 @@ impl PlanUpdateContent {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<PlanItems> for PlanUpdateContent {
+    /// The `items` arm.
+    fn from(value: PlanItems) -> Self {
+        Self::Items(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -30794,6 +31782,27 @@ impl PlanUpdateContent {
             Self::Markdown(_) => ::core::option::Option::Some("markdown"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanItems> for PlanUpdateContent {
+    /// The `items` arm.
+    fn from(value: PlanItems) -> Self {
+        Self::Items(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanFile> for PlanUpdateContent {
+    /// The `file` arm.
+    fn from(value: PlanFile) -> Self {
+        Self::File(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PlanMarkdown> for PlanUpdateContent {
+    /// The `markdown` arm.
+    fn from(value: PlanMarkdown) -> Self {
+        Self::Markdown(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33835,6 +34844,97 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<InitializeRequest> for ClientRequestParams {
+    /// The `InitializeRequest` arm.
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LoginAuthRequest> for ClientRequestParams {
+    /// The `LoginAuthRequest` arm.
+    fn from(value: LoginAuthRequest) -> Self {
+        Self::LoginAuthRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<LogoutAuthRequest> for ClientRequestParams {
+    /// The `LogoutAuthRequest` arm.
+    fn from(value: LogoutAuthRequest) -> Self {
+        Self::LogoutAuthRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<NewSessionRequest> for ClientRequestParams {
+    /// The `NewSessionRequest` arm.
+    fn from(value: NewSessionRequest) -> Self {
+        Self::NewSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ListSessionsRequest> for ClientRequestParams {
+    /// The `ListSessionsRequest` arm.
+    fn from(value: ListSessionsRequest) -> Self {
+        Self::ListSessionsRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<DeleteSessionRequest> for ClientRequestParams {
+    /// The `DeleteSessionRequest` arm.
+    fn from(value: DeleteSessionRequest) -> Self {
+        Self::DeleteSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ResumeSessionRequest> for ClientRequestParams {
+    /// The `ResumeSessionRequest` arm.
+    fn from(value: ResumeSessionRequest) -> Self {
+        Self::ResumeSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CloseSessionRequest> for ClientRequestParams {
+    /// The `CloseSessionRequest` arm.
+    fn from(value: CloseSessionRequest) -> Self {
+        Self::CloseSessionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CancelToolCallRequest> for ClientRequestParams {
+    /// The `CancelToolCallRequest` arm.
+    fn from(value: CancelToolCallRequest) -> Self {
+        Self::CancelToolCallRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CancelTerminalRequest> for ClientRequestParams {
+    /// The `CancelTerminalRequest` arm.
+    fn from(value: CancelTerminalRequest) -> Self {
+        Self::CancelTerminalRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<SetSessionConfigOptionRequest> for ClientRequestParams {
+    /// The `SetSessionConfigOptionRequest` arm.
+    fn from(value: SetSessionConfigOptionRequest) -> Self {
+        Self::SetSessionConfigOptionRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<PromptRequest> for ClientRequestParams {
+    /// The `PromptRequest` arm.
+    fn from(value: PromptRequest) -> Self {
+        Self::PromptRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtRequest> for ClientRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -34649,6 +35749,160 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientRequestParams", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeRequest> for ClientRequestParams {
+    /// The `InitializeRequest` arm.
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LoginAuthRequest> for ClientRequestParams {
+    /// The `LoginAuthRequest` arm.
+    fn from(value: LoginAuthRequest) -> Self {
+        Self::LoginAuthRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListProvidersRequest> for ClientRequestParams {
+    /// The `ListProvidersRequest` arm.
+    fn from(value: ListProvidersRequest) -> Self {
+        Self::ListProvidersRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetProviderRequest> for ClientRequestParams {
+    /// The `SetProviderRequest` arm.
+    fn from(value: SetProviderRequest) -> Self {
+        Self::SetProviderRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DisableProviderRequest> for ClientRequestParams {
+    /// The `DisableProviderRequest` arm.
+    fn from(value: DisableProviderRequest) -> Self {
+        Self::DisableProviderRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<LogoutAuthRequest> for ClientRequestParams {
+    /// The `LogoutAuthRequest` arm.
+    fn from(value: LogoutAuthRequest) -> Self {
+        Self::LogoutAuthRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<AuthStatusRequest> for ClientRequestParams {
+    /// The `AuthStatusRequest` arm.
+    fn from(value: AuthStatusRequest) -> Self {
+        Self::AuthStatusRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<NewSessionRequest> for ClientRequestParams {
+    /// The `NewSessionRequest` arm.
+    fn from(value: NewSessionRequest) -> Self {
+        Self::NewSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ListSessionsRequest> for ClientRequestParams {
+    /// The `ListSessionsRequest` arm.
+    fn from(value: ListSessionsRequest) -> Self {
+        Self::ListSessionsRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<DeleteSessionRequest> for ClientRequestParams {
+    /// The `DeleteSessionRequest` arm.
+    fn from(value: DeleteSessionRequest) -> Self {
+        Self::DeleteSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ForkSessionRequest> for ClientRequestParams {
+    /// The `ForkSessionRequest` arm.
+    fn from(value: ForkSessionRequest) -> Self {
+        Self::ForkSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ArchiveSessionRequest> for ClientRequestParams {
+    /// The `ArchiveSessionRequest` arm.
+    fn from(value: ArchiveSessionRequest) -> Self {
+        Self::ArchiveSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<UnarchiveSessionRequest> for ClientRequestParams {
+    /// The `UnarchiveSessionRequest` arm.
+    fn from(value: UnarchiveSessionRequest) -> Self {
+        Self::UnarchiveSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SessionStatusRequest> for ClientRequestParams {
+    /// The `SessionStatusRequest` arm.
+    fn from(value: SessionStatusRequest) -> Self {
+        Self::SessionStatusRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionTitleRequest> for ClientRequestParams {
+    /// The `SetSessionTitleRequest` arm.
+    fn from(value: SetSessionTitleRequest) -> Self {
+        Self::SetSessionTitleRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ResumeSessionRequest> for ClientRequestParams {
+    /// The `ResumeSessionRequest` arm.
+    fn from(value: ResumeSessionRequest) -> Self {
+        Self::ResumeSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CloseSessionRequest> for ClientRequestParams {
+    /// The `CloseSessionRequest` arm.
+    fn from(value: CloseSessionRequest) -> Self {
+        Self::CloseSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CancelToolCallRequest> for ClientRequestParams {
+    /// The `CancelToolCallRequest` arm.
+    fn from(value: CancelToolCallRequest) -> Self {
+        Self::CancelToolCallRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CancelTerminalRequest> for ClientRequestParams {
+    /// The `CancelTerminalRequest` arm.
+    fn from(value: CancelTerminalRequest) -> Self {
+        Self::CancelTerminalRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<SetSessionConfigOptionRequest> for ClientRequestParams {
+    /// The `SetSessionConfigOptionRequest` arm.
+    fn from(value: SetSessionConfigOptionRequest) -> Self {
+        Self::SetSessionConfigOptionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<PromptRequest> for ClientRequestParams {
+    /// The `PromptRequest` arm.
+    fn from(value: PromptRequest) -> Self {
+        Self::PromptRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtRequest> for ClientRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36931,6 +38185,20 @@ impl McpServer {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<McpServerHttp> for McpServer {
+    /// The `http` arm.
+    fn from(value: McpServerHttp) -> Self {
+        Self::Http(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<McpServerStdio> for McpServer {
+    /// The `stdio` arm.
+    fn from(value: McpServerStdio) -> Self {
+        Self::Stdio(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServer {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -37127,6 +38395,27 @@ impl McpServer {
             Self::Stdio(_) => ::core::option::Option::Some("stdio"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
         }
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerHttp> for McpServer {
+    /// The `http` arm.
+    fn from(value: McpServerHttp) -> Self {
+        Self::Http(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerAcp> for McpServer {
+    /// The `acp` arm.
+    fn from(value: McpServerAcp) -> Self {
+        Self::Acp(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<McpServerStdio> for McpServer {
+    /// The `stdio` arm.
+    fn from(value: McpServerStdio) -> Self {
+        Self::Stdio(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -39107,6 +40396,12 @@ impl ReplayFrom {
         }
     }
 }
+impl ::core::convert::From<ReplayFromStart> for ReplayFrom {
+    /// The `start` arm.
+    fn from(value: ReplayFromStart) -> Self {
+        Self::Start(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReplayFrom {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -40022,6 +41317,20 @@ impl SetSessionConfigOptionRequestType {
         }
     }
 }
+impl ::core::convert::From<SetSessionConfigOptionRequestTypeId>
+for SetSessionConfigOptionRequestType {
+    /// The `id` arm.
+    fn from(value: SetSessionConfigOptionRequestTypeId) -> Self {
+        Self::Id(value)
+    }
+}
+impl ::core::convert::From<SetSessionConfigOptionRequestTypeBoolean>
+for SetSessionConfigOptionRequestType {
+    /// The `boolean` arm.
+    fn from(value: SetSessionConfigOptionRequestTypeBoolean) -> Self {
+        Self::Boolean(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -40483,6 +41792,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ClientResponseResult> for ClientResponse {
+    /// The `Result` arm.
+    fn from(value: ClientResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ClientResponseError> for ClientResponse {
+    /// The `Error` arm.
+    fn from(value: ClientResponseError) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponse {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -40725,6 +42048,27 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<RequestPermissionResponse> for ClientResponseResultResult {
+    /// The `RequestPermissionResponse` arm.
+    fn from(value: RequestPermissionResponse) -> Self {
+        Self::RequestPermissionResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CreateElicitationResponse> for ClientResponseResultResult {
+    /// The `CreateElicitationResponse` arm.
+    fn from(value: CreateElicitationResponse) -> Self {
+        Self::CreateElicitationResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtResponse> for ClientResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -40941,6 +42285,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<i64> for ClientResponseErrorId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseErrorId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -41005,6 +42363,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientResponse", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ClientResponseResult> for ClientResponse {
+    /// The `Result` arm.
+    fn from(value: ClientResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ClientResponseError> for ClientResponse {
+    /// The `Error` arm.
+    fn from(value: ClientResponseError) -> Self {
+        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -41274,6 +42646,34 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<RequestPermissionResponse> for ClientResponseResultResult {
+    /// The `RequestPermissionResponse` arm.
+    fn from(value: RequestPermissionResponse) -> Self {
+        Self::RequestPermissionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CreateElicitationResponse> for ClientResponseResultResult {
+    /// The `CreateElicitationResponse` arm.
+    fn from(value: CreateElicitationResponse) -> Self {
+        Self::CreateElicitationResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpResponse> for ClientResponseResultResult {
+    /// The `MessageMcpResponse` arm.
+    fn from(value: MessageMcpResponse) -> Self {
+        Self::MessageMcpResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtResponse> for ClientResponseResultResult {
+    /// The `ExtMethodResponse` arm.
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -41493,6 +42893,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientResponseErrorId", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<i64> for ClientResponseErrorId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -41821,6 +43235,18 @@ impl RequestPermissionOutcome {
             Self::Selected(_) => ::core::option::Option::Some("selected"),
             Self::Other(v) => ::core::option::Option::Some(v.__tag("outcome")),
         }
+    }
+}
+impl ::core::convert::From<CancelledPermissionOutcome> for RequestPermissionOutcome {
+    /// The `cancelled` arm.
+    fn from(value: CancelledPermissionOutcome) -> Self {
+        Self::Cancelled(value)
+    }
+}
+impl ::core::convert::From<SelectedPermissionOutcome> for RequestPermissionOutcome {
+    /// The `selected` arm.
+    fn from(value: SelectedPermissionOutcome) -> Self {
+        Self::Selected(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -42340,6 +43766,12 @@ impl CreateElicitationResponseAction {
         }
     }
 }
+impl ::core::convert::From<ElicitationAcceptAction> for CreateElicitationResponseAction {
+    /// The `accept` arm.
+    fn from(value: ElicitationAcceptAction) -> Self {
+        Self::Accept(value)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationResponseAction {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -42455,6 +43887,43 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ElicitationContentValue", &errors),
         )
+    }
+}
+impl ::core::convert::From<::std::string::String> for ElicitationContentValue {
+    /// The `String` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<i64> for ElicitationContentValue {
+    /// The `Integer` arm.
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<crate::runtime::Number> for ElicitationContentValue {
+    /// The `Number` arm.
+    fn from(value: crate::runtime::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for ElicitationContentValue {
+    /// The `Boolean` arm.
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<::std::vec::Vec<::std::string::String>>
+for ElicitationContentValue {
+    /// The `StringArray` arm.
+    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self::StringArray(value)
+    }
+}
+impl ::core::convert::From<::serde_json::Value> for ElicitationContentValue {
+    /// The `Other` arm.
+    fn from(value: ::serde_json::Value) -> Self {
+        Self::Other(value)
     }
 }
 #[cfg(feature = "schemars")]
@@ -42833,6 +44302,20 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<CancelSessionNotification> for ClientNotificationParams {
+    /// The `CancelSessionNotification` arm.
+    fn from(value: CancelSessionNotification) -> Self {
+        Self::CancelSessionNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<ExtNotification> for ClientNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotificationParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -43112,6 +44595,27 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ClientNotificationParams", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<CancelSessionNotification> for ClientNotificationParams {
+    /// The `CancelSessionNotification` arm.
+    fn from(value: CancelSessionNotification) -> Self {
+        Self::CancelSessionNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpNotification> for ClientNotificationParams {
+    /// The `MessageMcpNotification` arm.
+    fn from(value: MessageMcpNotification) -> Self {
+        Self::MessageMcpNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ExtNotification> for ClientNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -52515,6 +54019,20 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpResponseResult> for MessageMcpResponse {
+    /// The `Result` arm.
+    fn from(value: MessageMcpResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<MessageMcpResponseError> for MessageMcpResponse {
+    /// The `Error` arm.
+    fn from(value: MessageMcpResponseError) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(feature = "unstable")]
 impl MessageMcpResponse {
     /// The JSON-RPC method this payload belongs to (`x-method`): `mcp/message`.
     pub const METHOD: &'static str = "mcp/message";
@@ -53435,6 +54953,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeProxyRequest> for ProxyRequestParams {
+    /// The `InitializeProxyRequest` arm.
+    fn from(value: InitializeProxyRequest) -> Self {
+        Self::InitializeProxyRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxySuccessorRequest> for ProxyRequestParams {
+    /// The `ProxySuccessorRequest` arm.
+    fn from(value: ProxySuccessorRequest) -> Self {
+        Self::ProxySuccessorRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyRequestParams {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -53779,6 +55311,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxyResponseResult> for ProxyResponse {
+    /// The `Result` arm.
+    fn from(value: ProxyResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxyResponseError> for ProxyResponse {
+    /// The `Error` arm.
+    fn from(value: ProxyResponseError) -> Self {
+        Self::Error(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponse {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -53997,6 +55543,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
     }
 }
 #[cfg(feature = "unstable")]
+impl ::core::convert::From<InitializeProxyResponse> for ProxyResponseResultResult {
+    /// The `InitializeProxyResponse` arm.
+    fn from(value: InitializeProxyResponse) -> Self {
+        Self::InitializeProxyResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<ProxySuccessorResponse> for ProxyResponseResultResult {
+    /// The `ProxySuccessorResponse` arm.
+    fn from(value: ProxySuccessorResponse) -> Self {
+        Self::ProxySuccessorResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseResultResult {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -54204,6 +55764,20 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseErrorId {
         ::core::result::Result::Err(
             crate::runtime::de::no_arm("ProxyResponseErrorId", &errors),
         )
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<i64> for ProxyResponseErrorId {
+    /// The `Number` arm.
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<::std::string::String> for ProxyResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: ::std::string::String) -> Self {
+        Self::Str(value)
     }
 }
 #[cfg(feature = "unstable")]

@@ -212,3 +212,20 @@ fn request_ids_key_maps_of_pending_requests() {
         [json!(2), json!(null), json!("x"), json!(1)].into_iter().map(|v| serde_json::from_value(v).unwrap()).collect();
     assert_eq!(ids.len(), 4);
 }
+
+#[test]
+fn an_arm_converts_into_its_union() {
+    // The snippets of "Writing an agent or a client" compile as written.
+    let chunk = v1::ContentChunk::new(v1::TextContent::new("hi"));
+    assert_eq!(chunk.content, v1::ContentBlock::Text(v1::TextContent::new("hi")));
+    let n = v1::SessionNotification::new("s1", v1::ToolCall::new("call_1", "Read"));
+    assert_eq!(n.update.tag(), "tool_call");
+    let c = v1::ToolCallContent::from(v1::Content::new(v1::TextContent::new("x")));
+    assert_eq!(c.tag(), "content");
+    // A boxed arm boxes on the way in.
+    let link = v2::ContentBlock::from(v2::ResourceLink::new("doc", "file:///doc.md"));
+    assert!(matches!(link, v2::ContentBlock::ResourceLink(_)));
+    // Untagged unions too, where the payload type is unique.
+    assert_eq!(v2::RequestId::from(7i64), v2::RequestId::Number(7));
+    assert_eq!(v2::RequestId::from("a".to_owned()), v2::RequestId::Str("a".into()));
+}

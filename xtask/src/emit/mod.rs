@@ -32,6 +32,8 @@ pub struct Emitter {
     objects: std::collections::BTreeSet<String>,
     /// Definitions whose Rust type can be `Eq + Hash + Ord` ([`Emitter::total_order`]).
     ordered: std::collections::BTreeSet<String>,
+    /// `pub type` aliases: name -> the definition they name.
+    aliases: BTreeMap<String, String>,
     schemars: bool,
 }
 
@@ -123,7 +125,14 @@ impl Emitter {
         let objects =
             all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
         let ordered = ordered_defs(&all);
-        Emitter { rt, names, scalars, top, objects, ordered, schemars: false }
+        let aliases = all
+            .iter()
+            .filter_map(|d| match &d.kind {
+                Kind::Alias(a) if d.method.is_none() => Some((d.name.clone(), a.clone())),
+                _ => None,
+            })
+            .collect();
+        Emitter { rt, names, scalars, top, objects, ordered, aliases, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -139,6 +148,29 @@ impl Emitter {
         } else {
             quote!()
         }
+    }
+
+    /// The Rust type of a value type with `pub type` aliases followed: two
+    /// types are the same Rust type exactly when these are equal.
+    pub(crate) fn resolved_ty(&self, t: &Type) -> String {
+        let mut t = t.clone();
+        fn follow(t: &mut Type, aliases: &BTreeMap<String, String>) {
+            match t {
+                Type::Ref(r) => {
+                    for _ in 0..16 {
+                        match aliases.get(r.as_str()) {
+                            Some(a) => *r = a.clone(),
+                            None => break,
+                        }
+                    }
+                }
+                Type::Array { items, .. } => follow(items, aliases),
+                Type::Map { values } => follow(values, aliases),
+                _ => {}
+            }
+        }
+        follow(&mut t, &self.aliases);
+        self.ty(&t).to_string()
     }
 
     fn rust_name(&self, name: &str) -> proc_macro2::Ident {

@@ -75,7 +75,41 @@ impl Emitter {
         if let Some(tag) = &u.tag {
             items.push(self.tag_accessor(def, u, tag));
         }
+        items.extend(self.arm_conversions(def, u));
         items
+    }
+
+    /// `From<payload>` for every arm whose payload type no other arm has:
+    /// a value of an arm's type converts into the union
+    /// (`ContentBlock::from(TextContent::new("hi"))`, and every `impl
+    /// Into<ContentBlock>` parameter takes a `TextContent`).
+    fn arm_conversions(&self, def: &Def, u: &Union) -> Vec<TokenStream> {
+        let name = ident(&def.rust_name);
+        let keys: Vec<Option<String>> = u
+            .variants
+            .iter()
+            .map(|v| match &v.payload {
+                Payload::Type(t) => Some(self.resolved_ty(t)),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (v, key) in u.variants.iter().zip(&keys) {
+            let (Payload::Type(t), Some(key)) = (&v.payload, key) else { continue };
+            if keys.iter().filter(|k| k.as_ref() == Some(key)).count() > 1 {
+                continue;
+            }
+            let (vn, ty) = (ident(&v.rust_name), self.ty(t));
+            let value = if boxed_arm(&def.name, v) { quote!(::std::boxed::Box::new(value)) } else { quote!(value) };
+            let doc = format!(" The `{}` arm.", v.tag.as_deref().unwrap_or(&v.rust_name));
+            out.push(quote! {
+                impl ::core::convert::From<#ty> for #name {
+                    #[doc = #doc]
+                    fn from(value: #ty) -> Self { Self::#vn(#value) }
+                }
+            });
+        }
+        out
     }
 
     fn tag_accessor(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
