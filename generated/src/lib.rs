@@ -25,6 +25,19 @@ mod session;
 pub use acp_bindings_macros::AcpPatch;
 pub use patch::{Patch, PatchOps, Patchable};
 
+/// The names most code on the bindings uses, for one glob import:
+/// `use acp_bindings::prelude::*;`.
+///
+/// It brings the patch traits (so `apply`, `diff`, `from_patch`, `then` and
+/// `is_empty` are callable on every patch and patched type), the derive and
+/// [`Patch`]. Protocol types stay in [`v1`] and [`v2`], which are imported
+/// by version: `use acp_bindings::v2::*;` and `use acp_bindings::v2::rpc::*;`
+/// together are unambiguous.
+pub mod prelude {
+    pub use crate::patch::{Patch, PatchOps, Patchable};
+    pub use acp_bindings_macros::AcpPatch;
+}
+
 // Generated modules are formatted by the generator (prettyplease), not rustfmt.
 #[rustfmt::skip]
 pub mod v1;

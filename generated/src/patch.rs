@@ -278,7 +278,34 @@ pub mod de {
 
 /// A stored entity that ACP patches (an upsert's state).
 ///
-/// Implemented by `#[derive(AcpPatch)]`.
+/// Implemented by `#[derive(AcpPatch)]`. [`Patchable::apply`] is what other
+/// libraries call *merge*: it folds a wire patch into the stored value.
+///
+/// # ACP upserts and JSON Merge Patch (RFC 7396)
+///
+/// Where the two agree:
+/// - an omitted member leaves the stored value unchanged;
+/// - `null` clears the member;
+/// - any other value replaces the member, and a list is replaced whole
+///   (neither appends to or patches lists item by item).
+///
+/// Where ACP differs:
+/// - objects are replaced, not merged: a new `rawInput` or `capabilities`
+///   object replaces the stored one entirely, where RFC 7396 would merge it
+///   member by member. The one exception is the top-level `_meta` of an
+///   upsert (`#[acp(by_key)]`), merged one level deep: each key it names is
+///   set (or removed by `null`), with no deeper merge;
+/// - `null` does not always remove: a field that is not optional resets to
+///   its default (`kind: null` is `other`, `status: null` is `pending`), and a
+///   list field holds no items after `null` or `[]` alike;
+/// - the key (`toolCallId`, `messageId`, ...) identifies the stored entity and
+///   is never patched; the first patch for a new key starts from the
+///   defaults ([`Patchable::from_patch`]);
+/// - a member of the wrong shape counts as omitted (no change), never as a
+///   clear and never as an error for the whole message.
+///
+/// Patches also compose ([`PatchOps::then`]): applying `a.then(b)` is the
+/// same as applying `a`, then `b`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not implement `Patchable`",
     label = "`#[acp(nested)]` needs a type that derives `AcpPatch`",
@@ -287,7 +314,10 @@ pub mod de {
 pub trait Patchable: Sized {
     /// The wire patch type.
     type Patch: PatchOps;
-    /// Applies a patch in place.
+    /// Applies a patch in place (merges it into the stored value; see the
+    /// trait's documentation for how this relates to JSON Merge Patch).
+    #[doc(alias = "merge")]
+    #[doc(alias = "merge_patch")]
     fn apply(&mut self, patch: Self::Patch);
     /// A new entity: the defaults, then the patch.
     fn from_patch(patch: Self::Patch) -> Self;
@@ -296,8 +326,13 @@ pub trait Patchable: Sized {
 }
 
 /// Operations every patch type has.
+///
+/// Patches made by `#[derive(AcpPatch)]` also have `then` and `is_empty` as
+/// inherent methods, so calling them needs no import of this trait.
 pub trait PatchOps: Sized {
     /// One patch with the effect of `self` then `later`.
+    #[doc(alias = "merge")]
+    #[doc(alias = "compose")]
     fn then(self, later: Self) -> Self;
     /// `true` when the patch changes nothing but the key.
     fn is_empty(&self) -> bool;

@@ -169,6 +169,31 @@ pub fn expand(e: &Entity) -> TokenStream {
         quote!(#p: ::acp_bindings::patch::field::Nested<#ty>)
     });
     let ops_where = if nested { quote!(where #(#ops_bounds),*) } else { quote!() };
+    // `then` and `is_empty` callable without importing `PatchOps`, unless a
+    // field's setter already has the name.
+    let clash = e.fields.iter().any(|f| matches!(f.ident.to_string().as_str(), "then" | "is_empty"));
+    let inherent = if clash {
+        quote!()
+    } else {
+        quote! {
+            impl #gen #item #gen #ops_where {
+                /// One patch with the effect of `self` then `later` (composition;
+                /// the same as [`PatchOps::then`](::acp_bindings::PatchOps::then)).
+                #[doc(alias = "merge")]
+                #[doc(alias = "compose")]
+                #[must_use]
+                pub fn then(self, later: Self) -> Self {
+                    ::acp_bindings::PatchOps::then(self, later)
+                }
+
+                /// `true` when the patch changes nothing but the key (the same as
+                /// [`PatchOps::is_empty`](::acp_bindings::PatchOps::is_empty)).
+                pub fn is_empty(&self) -> bool {
+                    ::acp_bindings::PatchOps::is_empty(self)
+                }
+            }
+        }
+    };
     let patchable_where = if nested { quote!(where #(#bounds),*) } else { quote!() };
     let de_bound = if nested {
         let b = params.iter().map(|p| format!("{p}: ::serde::de::DeserializeOwned")).collect::<Vec<_>>().join(", ");
@@ -231,6 +256,8 @@ pub fn expand(e: &Entity) -> TokenStream {
 
             #(#setters)*
         }
+
+        #inherent
 
         impl #gen ::acp_bindings::PatchOps for #item #gen #ops_where {
             fn then(self, later: Self) -> Self {

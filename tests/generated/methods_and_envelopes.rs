@@ -1080,6 +1080,263 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
+        /// A `initialize` payload.
+        fn from(payload: super::InitializeRequest) -> Self {
+            Self::Initialize(payload)
+        }
+    }
+    impl ::core::convert::From<super::LogoutRequest> for RequestToAgent {
+        /// A `auth/logout` payload.
+        fn from(payload: super::LogoutRequest) -> Self {
+            Self::AuthLogout(payload)
+        }
+    }
+    /// The responses handled by the `agent` side (`x-side: agent`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ResponseFromAgent {
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ResponseFromAgent {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Agent;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match request_method {
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "response"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The notifications handled by the `agent` side (`x-side: agent`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum NotificationToAgent {
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl NotificationToAgent {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Agent;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "notification"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The requests handled by the `client` side (`x-side: client`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum RequestToClient {
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl RequestToClient {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Client;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "request"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The responses handled by the `client` side (`x-side: client`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ResponseFromClient {
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl ResponseFromClient {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Client;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        pub fn decode(
+            request_method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match request_method {
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "response"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
+    /// The notifications handled by the `client` side (`x-side: client`).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum NotificationToClient {
+        /// A method starting with `_` (an extension), with its raw payload.
+        Extension(ExtMethod),
+    }
+    impl NotificationToClient {
+        /// The side that handles these methods.
+        pub const SIDE: Side = Side::Client;
+        /// Every method this enum knows.
+        pub const METHODS: &'static [&'static str] = &[];
+        /// The wire method name.
+        pub fn method(&self) -> &str {
+            match self {
+                Self::Extension(e) => &e.method,
+            }
+        }
+        /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
+        pub fn decode(
+            method: &str,
+            raw: ::core::option::Option<&::serde_json::value::RawValue>,
+        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            match method {
+                m if m.starts_with('_') => {
+                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                        .map(|e| (Self::Extension(e), ParamsForm::Object))
+                }
+                m => {
+                    ::core::result::Result::Err(
+                        ::acp_bindings::runtime::rpc::unknown_method(m, "notification"),
+                    )
+                }
+            }
+        }
+        /// Encodes the payload; `form` says how an empty payload is written.
+        pub fn encode(
+            &self,
+            form: ParamsForm,
+        ) -> ::core::result::Result<
+            ::core::option::Option<::serde_json::Value>,
+            ::serde_json::Error,
+        > {
+            let _ = form;
+            match self {
+                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+    }
     /// The requests handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -1143,12 +1400,20 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::InitializeProxyRequest> for RequestToProxy {
+        /// A `proxy/initialize` payload.
+        fn from(payload: super::InitializeProxyRequest) -> Self {
+            Self::ProxyInitialize(payload)
+        }
+    }
     /// Any request of this version, whichever side handles it.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub enum Request {
         /// A request handled by the `agent` side.
         Agent(RequestToAgent),
+        /// A request handled by the `client` side.
+        Client(RequestToClient),
         /// A request handled by the `proxy` side.
         Proxy(RequestToProxy),
         /// A method starting with `_` (an extension): its side is not known.
@@ -1159,6 +1424,7 @@ pub mod rpc {
         pub fn method(&self) -> &str {
             match self {
                 Self::Agent(v) => v.method(),
+                Self::Client(v) => v.method(),
                 Self::Proxy(v) => v.method(),
                 Self::Extension(e) => &e.method,
             }
@@ -1167,6 +1433,7 @@ pub mod rpc {
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
                 Self::Agent(_) => ::core::option::Option::Some(RequestToAgent::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(RequestToClient::SIDE),
                 Self::Proxy(_) => ::core::option::Option::Some(RequestToProxy::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
@@ -1179,6 +1446,10 @@ pub mod rpc {
             if RequestToAgent::METHODS.contains(&method) {
                 return RequestToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if RequestToClient::METHODS.contains(&method) {
+                return RequestToClient::decode(method, raw)
+                    .map(|(v, f)| (Self::Client(v), f));
             }
             if RequestToProxy::METHODS.contains(&method) {
                 return RequestToProxy::decode(method, raw)
@@ -1203,15 +1474,44 @@ pub mod rpc {
             let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
+                Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    impl ::core::convert::From<RequestToAgent> for Request {
+        /// Any request handled by the `agent` side.
+        fn from(value: RequestToAgent) -> Self {
+            Self::Agent(value)
+        }
+    }
+    impl ::core::convert::From<RequestToClient> for Request {
+        /// Any request handled by the `client` side.
+        fn from(value: RequestToClient) -> Self {
+            Self::Client(value)
+        }
+    }
+    impl ::core::convert::From<RequestToProxy> for Request {
+        /// Any request handled by the `proxy` side.
+        fn from(value: RequestToProxy) -> Self {
+            Self::Proxy(value)
+        }
+    }
+    impl ::core::convert::From<super::LogoutRequest> for Request {
+        /// A `auth/logout` payload.
+        fn from(payload: super::LogoutRequest) -> Self {
+            Self::Agent(RequestToAgent::AuthLogout(payload))
         }
     }
     /// Any notification of this version, whichever side handles it.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub enum Notification {
+        /// A notification handled by the `agent` side.
+        Agent(NotificationToAgent),
+        /// A notification handled by the `client` side.
+        Client(NotificationToClient),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -1219,12 +1519,18 @@ pub mod rpc {
         /// The wire method name.
         pub fn method(&self) -> &str {
             match self {
+                Self::Agent(v) => v.method(),
+                Self::Client(v) => v.method(),
                 Self::Extension(e) => &e.method,
             }
         }
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
+                Self::Agent(_) => ::core::option::Option::Some(NotificationToAgent::SIDE),
+                Self::Client(_) => {
+                    ::core::option::Option::Some(NotificationToClient::SIDE)
+                }
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -1233,6 +1539,14 @@ pub mod rpc {
             method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if NotificationToAgent::METHODS.contains(&method) {
+                return NotificationToAgent::decode(method, raw)
+                    .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if NotificationToClient::METHODS.contains(&method) {
+                return NotificationToClient::decode(method, raw)
+                    .map(|(v, f)| (Self::Client(v), f));
+            }
             if method.starts_with('_') {
                 return ::acp_bindings::runtime::rpc::ext(method, raw)
                     .map(|e| (Self::Extension(e), ParamsForm::Object));
@@ -1251,14 +1565,32 @@ pub mod rpc {
         > {
             let _ = form;
             match self {
+                Self::Agent(v) => v.encode(form),
+                Self::Client(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    impl ::core::convert::From<NotificationToAgent> for Notification {
+        /// Any notification handled by the `agent` side.
+        fn from(value: NotificationToAgent) -> Self {
+            Self::Agent(value)
+        }
+    }
+    impl ::core::convert::From<NotificationToClient> for Notification {
+        /// Any notification handled by the `client` side.
+        fn from(value: NotificationToClient) -> Self {
+            Self::Client(value)
         }
     }
     /// Any response of this version, whichever side handles it.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub enum Response {
+        /// A response handled by the `agent` side.
+        Agent(ResponseFromAgent),
+        /// A response handled by the `client` side.
+        Client(ResponseFromClient),
         /// A method starting with `_` (an extension): its side is not known.
         Extension(ExtMethod),
     }
@@ -1266,12 +1598,16 @@ pub mod rpc {
         /// The wire method name.
         pub fn method(&self) -> &str {
             match self {
+                Self::Agent(v) => v.method(),
+                Self::Client(v) => v.method(),
                 Self::Extension(e) => &e.method,
             }
         }
         /// The side that handles the method, if known.
         pub fn side(&self) -> ::core::option::Option<Side> {
             match self {
+                Self::Agent(_) => ::core::option::Option::Some(ResponseFromAgent::SIDE),
+                Self::Client(_) => ::core::option::Option::Some(ResponseFromClient::SIDE),
                 Self::Extension(_) => ::core::option::Option::None,
             }
         }
@@ -1280,6 +1616,14 @@ pub mod rpc {
             request_method: &str,
             raw: ::core::option::Option<&::serde_json::value::RawValue>,
         ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            if ResponseFromAgent::METHODS.contains(&request_method) {
+                return ResponseFromAgent::decode(request_method, raw)
+                    .map(|(v, f)| (Self::Agent(v), f));
+            }
+            if ResponseFromClient::METHODS.contains(&request_method) {
+                return ResponseFromClient::decode(request_method, raw)
+                    .map(|(v, f)| (Self::Client(v), f));
+            }
             if request_method.starts_with('_') {
                 return ::acp_bindings::runtime::rpc::ext(request_method, raw)
                     .map(|e| (Self::Extension(e), ParamsForm::Object));
@@ -1298,8 +1642,22 @@ pub mod rpc {
         > {
             let _ = form;
             match self {
+                Self::Agent(v) => v.encode(form),
+                Self::Client(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    impl ::core::convert::From<ResponseFromAgent> for Response {
+        /// Any response handled by the `agent` side.
+        fn from(value: ResponseFromAgent) -> Self {
+            Self::Agent(value)
+        }
+    }
+    impl ::core::convert::From<ResponseFromClient> for Response {
+        /// Any response handled by the `client` side.
+        fn from(value: ResponseFromClient) -> Self {
+            Self::Client(value)
         }
     }
     /// A JSON-RPC 2.0 message of this version, with its payload typed.
@@ -1348,24 +1706,21 @@ pub mod rpc {
                 &super::RequestId,
             ) -> ::core::option::Option<::std::string::String>,
         ) -> ::core::result::Result<Self, DispatchError> {
-            use ::acp_bindings::runtime::rpc::{decode, DispatchErrorKind, RawMessage};
+            use ::acp_bindings::runtime::rpc::{
+                decode, request_id, DispatchErrorKind, RawMessage,
+            };
             let raw = RawMessage::parse(text)?;
-            let invalid = |pointer: &str, message: &str| DispatchError::new(
-                DispatchErrorKind::InvalidMessage,
-                pointer,
-                message,
-            );
-            match (&raw.method, raw.id, raw.result, raw.error) {
+            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
                 (
                     ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(id_raw),
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ) => {
-                    let id: super::RequestId = decode(id.get())
-                        .map_err(|e| e.under("/id"))?;
+                    let id: super::RequestId = request_id(id_raw)
+                        .map_err(DispatchError::replying_to_null)?;
                     let (request, form) = Request::decode(method, raw.params)
-                        .map_err(|e| e.under("/params"))?;
+                        .map_err(|e| e.under("/params").replying_to(id_raw))?;
                     ::core::result::Result::Ok(Message::Request {
                         id,
                         request,
@@ -1387,23 +1742,25 @@ pub mod rpc {
                 }
                 (
                     ::core::option::Option::None,
-                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(id_raw),
                     ::core::option::Option::Some(result),
                     ::core::option::Option::None,
                 ) => {
-                    let id: super::RequestId = decode(id.get())
-                        .map_err(|e| e.under("/id"))?;
+                    let id: super::RequestId = request_id(id_raw)?;
                     let method = request_method(&id)
-                        .ok_or_else(|| DispatchError::new(
-                            DispatchErrorKind::UnknownRequest,
-                            "/id",
-                            "a response whose request is not known",
-                        ))?;
+                        .ok_or_else(|| {
+                            DispatchError::new(
+                                    DispatchErrorKind::UnknownRequest,
+                                    "/id",
+                                    "a response whose request is not known",
+                                )
+                                .with_id(id_raw)
+                        })?;
                     let (response, form) = Response::decode(
                             &method,
                             ::core::option::Option::Some(result),
                         )
-                        .map_err(|e| e.under("/result"))?;
+                        .map_err(|e| e.under("/result").with_id(id_raw))?;
                     ::core::result::Result::Ok(Message::Response {
                         id,
                         response,
@@ -1412,27 +1769,29 @@ pub mod rpc {
                 }
                 (
                     ::core::option::Option::None,
-                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(id_raw),
                     ::core::option::Option::None,
                     ::core::option::Option::Some(error),
                 ) => {
-                    let id: ::core::option::Option<super::RequestId> = decode(id.get())
-                        .map_err(|e| e.under("/id"))?;
+                    let id: ::core::option::Option<super::RequestId> = request_id(
+                        id_raw,
+                    )?;
                     let error: super::Error = decode(error.get())
-                        .map_err(|e| e.under("/error"))?;
+                        .map_err(|e| e.under("/error").with_id(id_raw))?;
                     ::core::result::Result::Ok(Message::Error { id, error })
                 }
                 (::core::option::Option::None, ::core::option::Option::None, _, _) => {
                     ::core::result::Result::Err(
-                        invalid("/id", "a response without an `id`"),
+                        raw.invalid("/id", "a response without an `id`"),
                     )
                 }
                 _ => {
                     ::core::result::Result::Err(
-                        invalid(
-                            "",
-                            "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                        ),
+                        raw
+                            .invalid(
+                                "",
+                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                            ),
                     )
                 }
             }
@@ -1500,6 +1859,85 @@ pub mod rpc {
             }
             ::core::result::Result::Ok(::serde_json::Value::Object(map))
         }
+        /// A request with the usual `params` form (an object).
+        ///
+        /// `request` is the payload (`PromptRequest`), a side's enum
+        /// (`RequestToAgent`) or a `Request`.
+        pub fn request(
+            id: impl ::core::convert::Into<super::RequestId>,
+            request: impl ::core::convert::Into<Request>,
+        ) -> Self {
+            Message::Request {
+                id: id.into(),
+                request: request.into(),
+                form: ParamsForm::Object,
+            }
+        }
+        /// A notification with the usual `params` form (an object).
+        pub fn notification(
+            notification: impl ::core::convert::Into<Notification>,
+        ) -> Self {
+            Message::Notification {
+                notification: notification.into(),
+                form: ParamsForm::Object,
+            }
+        }
+        /// A success response with the usual `result` form (an object).
+        pub fn response(
+            id: impl ::core::convert::Into<super::RequestId>,
+            response: impl ::core::convert::Into<Response>,
+        ) -> Self {
+            Message::Response {
+                id: id.into(),
+                response: response.into(),
+                form: ParamsForm::Object,
+            }
+        }
+        /// An error response; `None` is the `null` id (the request's id could not be read).
+        pub fn error(
+            id: impl ::core::convert::Into<::core::option::Option<super::RequestId>>,
+            error: super::Error,
+        ) -> Self {
+            Message::Error {
+                id: id.into(),
+                error,
+            }
+        }
+        /// The message with `params` (or `result`) written in `form`: an
+        /// empty payload can go out as `null` or be omitted. No effect on
+        /// an error response.
+        #[must_use]
+        pub fn with_form(mut self, form: ParamsForm) -> Self {
+            match &mut self {
+                Message::Request { form: f, .. }
+                | Message::Notification { form: f, .. }
+                | Message::Response { form: f, .. } => *f = form,
+                Message::Error { .. } => {}
+            }
+            self
+        }
+        /// The error response JSON-RPC asks for when a line could not be
+        /// decoded: `None` when the line was a notification or a response
+        /// (never answered); otherwise an error with
+        /// [`DispatchError::code`] (`-32601` unknown method, `-32602`
+        /// invalid params, `-32600` invalid request, `-32700` not JSON),
+        /// the error's text as `message`, its JSON pointer in
+        /// `data.pointer`, and the request's id (`null` when it could not
+        /// be read).
+        pub fn error_reply(error: &DispatchError) -> ::core::option::Option<Self> {
+            let id_json = error.reply_id_json()?;
+            let id: ::core::option::Option<super::RequestId> = ::serde_json::from_str(
+                    id_json,
+                )
+                .ok()
+                .flatten();
+            let object: super::Error = ::serde_json::from_value(error.error_object())
+                .ok()?;
+            ::core::option::Option::Some(Message::Error {
+                id,
+                error: object,
+            })
+        }
         /// The id of a request or response.
         pub fn id(&self) -> ::core::option::Option<&super::RequestId> {
             match self {
@@ -1519,6 +1957,649 @@ pub mod rpc {
             self.to_value()
                 .map_err(<S::Error as ::serde::ser::Error>::custom)?
                 .serialize(serializer)
+        }
+    }
+    /** The agent's end of a connection, without IO.
+
+It allocates the ids of the requests the agent sends ([`AgentPeer::request`]), remembers each
+until it is answered so that the answer decodes as the right type, remembers the requests
+the agent receives until [`AgentPeer::respond`] answers them, and turns every line the client
+sends into an [`AgentEvent`]. It never reads or writes: the caller moves the lines (one JSON
+text per line on stdio), so the same peer works in blocking and async code.
+
+Bad input never panics and never disturbs the pending requests: a line that is not
+JSON-RPC, a method the agent does not handle, malformed params, an answer to an unknown id
+or a request reusing an id still in flight is an [`AgentEvent::Invalid`] naming the problem,
+with the error reply to send when JSON-RPC asks for one.*/
+    #[derive(Debug, Clone, Default)]
+    pub struct AgentPeer {
+        next_id: i64,
+        /// Requests sent and not yet answered: id -> method.
+        sent: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        /// Requests received and not yet answered: id -> method.
+        received: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+    }
+    /// What one line from the client means to the agent ([`AgentPeer::receive`]).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum AgentEvent {
+        /// A request for the agent; answer it with [`AgentPeer::respond`] or [`AgentPeer::respond_error`].
+        Request {
+            /// The id to answer.
+            id: super::RequestId,
+            /// The typed params.
+            request: RequestToAgent,
+        },
+        /// A notification for this side.
+        Notification(NotificationToAgent),
+        /// The answer to a request this side sent.
+        Response {
+            /// The id of the request.
+            id: super::RequestId,
+            /// The typed result (decoded by the request's method).
+            response: ResponseFromClient,
+        },
+        /// An error answer: to a request this side sent (`method` names
+        /// it), or with the `null` id (`id` and `method` are `None`): the
+        /// other side could not read something this side sent.
+        Error {
+            /// The id of the request.
+            id: ::core::option::Option<super::RequestId>,
+            /// The method of the request.
+            method: ::core::option::Option<::std::string::String>,
+            /// The error.
+            error: super::Error,
+        },
+        /// A line that could not be used, and the error response to send
+        /// when JSON-RPC asks for one (the line was a request, or not a
+        /// message at all). A malformed answer to a pending request ends
+        /// that request: the error names its id
+        /// ([`DispatchError::request_id`]).
+        Invalid {
+            /// What was wrong, with the JSON pointer.
+            error: DispatchError,
+            /// The reply to send, if any.
+            reply: ::core::option::Option<Message>,
+        },
+    }
+    impl AgentPeer {
+        /// A peer with nothing pending; its first request gets id 0.
+        pub fn new() -> Self {
+            Self::default()
+        }
+        /** A request to the client: allocates its id (integers counting up from 0, skipping ids still
+ pending) and remembers it until [`AgentPeer::receive`] sees the answer. Returns the id and the
+ message to send.*/
+        pub fn request(
+            &mut self,
+            request: impl ::core::convert::Into<RequestToClient>,
+        ) -> (super::RequestId, Message) {
+            let request = request.into();
+            let id = loop {
+                let id = super::RequestId::from(self.next_id);
+                self.next_id = self.next_id.wrapping_add(1);
+                if !self.sent.contains_key(&id) {
+                    break id;
+                }
+            };
+            self.sent.insert(id.clone(), request.method().to_owned());
+            (id.clone(), Message::request(id, request))
+        }
+        /// A notification to the client.
+        pub fn notify(
+            &self,
+            notification: impl ::core::convert::Into<NotificationToClient>,
+        ) -> Message {
+            Message::notification(notification.into())
+        }
+        /// Answers a request received with [`Self::receive`]. Fails, and
+        /// changes nothing, when no request with `id` is waiting for an
+        /// answer ([`DispatchErrorKind::UnknownRequest`]) or `response`
+        /// is the answer to another method ([`DispatchErrorKind::ResponseMismatch`]).
+        pub fn respond(
+            &mut self,
+            id: super::RequestId,
+            response: impl ::core::convert::Into<ResponseFromAgent>,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            let response = response.into();
+            let method = self.waiting(&id)?;
+            if method != response.method() {
+                return ::core::result::Result::Err(
+                    DispatchError::new(
+                        DispatchErrorKind::ResponseMismatch,
+                        "",
+                        ::std::format!(
+                            "request {} is `{method}`; this answers `{}`", Self::show(&
+                            id), response.method()
+                        ),
+                    ),
+                );
+            }
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::response(id, response))
+        }
+        /// Answers a request received with [`Self::receive`] with an
+        /// error. Fails, and changes nothing, when no request with `id`
+        /// is waiting for an answer.
+        pub fn respond_error(
+            &mut self,
+            id: super::RequestId,
+            error: super::Error,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            self.waiting(&id)?;
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::error(id, error))
+        }
+        /// The requests this side sent that are waiting for an answer, with their methods.
+        pub fn pending(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.sent.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// The requests this side received and has not answered, with their methods.
+        pub fn unanswered(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.received.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// Stops waiting for the answer to a request this side sent (after
+        /// a timeout, say); a late answer is then an
+        /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
+        pub fn forget(
+            &mut self,
+            id: &super::RequestId,
+        ) -> ::core::option::Option<::std::string::String> {
+            self.sent.remove(id)
+        }
+        /// What one line from the other side means. Never panics; bad
+        /// input is an `Invalid` event and leaves every pending request as it was.
+        pub fn receive(&mut self, line: &str) -> AgentEvent {
+            use ::acp_bindings::runtime::rpc::{decode, request_id, RawMessage};
+            let raw = match RawMessage::parse(line) {
+                ::core::result::Result::Ok(raw) => raw,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => {
+                            return Self::invalid(e.replying_to_null());
+                        }
+                    };
+                    if let ::core::option::Option::Some(first) = self.received.get(&id) {
+                        let message = ::std::format!(
+                            "request id {} is already in use by an unanswered `{first}` request",
+                            Self::show(& id)
+                        );
+                        return Self::invalid(
+                            DispatchError::new(
+                                    DispatchErrorKind::DuplicateId,
+                                    "/id",
+                                    message,
+                                )
+                                .with_id(id_raw),
+                        );
+                    }
+                    match RequestToAgent::decode(method, raw.params) {
+                        ::core::result::Result::Ok((request, _)) => {
+                            self.received.insert(id.clone(), method.to_owned());
+                            AgentEvent::Request { id, request }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params").replying_to(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    match NotificationToAgent::decode(method, raw.params) {
+                        ::core::result::Result::Ok((n, _)) => AgentEvent::Notification(n),
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params"))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::Some(result),
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    let ::core::option::Option::Some(method) = self.sent.get(&id) else {
+                        return Self::invalid(Self::unknown(&id, id_raw));
+                    };
+                    let decoded = ResponseFromClient::decode(
+                        method,
+                        ::core::option::Option::Some(result),
+                    );
+                    self.sent.remove(&id);
+                    match decoded {
+                        ::core::result::Result::Ok((response, _)) => {
+                            AgentEvent::Response {
+                                id,
+                                response,
+                            }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/result").with_id(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(error),
+                ) => {
+                    let id: ::core::option::Option<super::RequestId> = match request_id(
+                        id_raw,
+                    ) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    if let ::core::option::Option::Some(id) = &id {
+                        if !self.sent.contains_key(id) {
+                            return Self::invalid(Self::unknown(id, id_raw));
+                        }
+                    }
+                    let error: super::Error = match decode(error.get()) {
+                        ::core::result::Result::Ok(error) => error,
+                        ::core::result::Result::Err(e) => {
+                            if let ::core::option::Option::Some(id) = &id {
+                                self.sent.remove(id);
+                            }
+                            return Self::invalid(e.under("/error").with_id(id_raw));
+                        }
+                    };
+                    let method = id.as_ref().and_then(|id| self.sent.remove(id));
+                    AgentEvent::Error {
+                        id,
+                        method,
+                        error,
+                    }
+                }
+                _ => {
+                    Self::invalid(
+                        raw
+                            .invalid(
+                                "",
+                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                            ),
+                    )
+                }
+            }
+        }
+        fn invalid(error: DispatchError) -> AgentEvent {
+            let reply = Message::error_reply(&error);
+            AgentEvent::Invalid {
+                error,
+                reply,
+            }
+        }
+        fn unknown(
+            id: &super::RequestId,
+            id_raw: &::serde_json::value::RawValue,
+        ) -> DispatchError {
+            let message = ::std::format!(
+                "an answer to request {}, which is not waiting for one", Self::show(id)
+            );
+            DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
+                .with_id(id_raw)
+        }
+        fn waiting(
+            &self,
+            id: &super::RequestId,
+        ) -> ::core::result::Result<&str, DispatchError> {
+            self.received
+                .get(id)
+                .map(::std::string::String::as_str)
+                .ok_or_else(|| {
+                    let message = ::std::format!(
+                        "no request {} is waiting for an answer", Self::show(id)
+                    );
+                    DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
+                })
+        }
+        fn show(id: &super::RequestId) -> ::std::string::String {
+            ::serde_json::to_string(id).unwrap_or_default()
+        }
+    }
+    /** The client's end of a connection, without IO.
+
+It allocates the ids of the requests the client sends ([`ClientPeer::request`]), remembers each
+until it is answered so that the answer decodes as the right type, remembers the requests
+the client receives until [`ClientPeer::respond`] answers them, and turns every line the agent
+sends into an [`ClientEvent`]. It never reads or writes: the caller moves the lines (one JSON
+text per line on stdio), so the same peer works in blocking and async code.
+
+Bad input never panics and never disturbs the pending requests: a line that is not
+JSON-RPC, a method the client does not handle, malformed params, an answer to an unknown id
+or a request reusing an id still in flight is an [`ClientEvent::Invalid`] naming the problem,
+with the error reply to send when JSON-RPC asks for one.*/
+    #[derive(Debug, Clone, Default)]
+    pub struct ClientPeer {
+        next_id: i64,
+        /// Requests sent and not yet answered: id -> method.
+        sent: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        /// Requests received and not yet answered: id -> method.
+        received: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+    }
+    /// What one line from the agent means to the client ([`ClientPeer::receive`]).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ClientEvent {
+        /// A request for the client; answer it with [`ClientPeer::respond`] or [`ClientPeer::respond_error`].
+        Request {
+            /// The id to answer.
+            id: super::RequestId,
+            /// The typed params.
+            request: RequestToClient,
+        },
+        /// A notification for this side.
+        Notification(NotificationToClient),
+        /// The answer to a request this side sent.
+        Response {
+            /// The id of the request.
+            id: super::RequestId,
+            /// The typed result (decoded by the request's method).
+            response: ResponseFromAgent,
+        },
+        /// An error answer: to a request this side sent (`method` names
+        /// it), or with the `null` id (`id` and `method` are `None`): the
+        /// other side could not read something this side sent.
+        Error {
+            /// The id of the request.
+            id: ::core::option::Option<super::RequestId>,
+            /// The method of the request.
+            method: ::core::option::Option<::std::string::String>,
+            /// The error.
+            error: super::Error,
+        },
+        /// A line that could not be used, and the error response to send
+        /// when JSON-RPC asks for one (the line was a request, or not a
+        /// message at all). A malformed answer to a pending request ends
+        /// that request: the error names its id
+        /// ([`DispatchError::request_id`]).
+        Invalid {
+            /// What was wrong, with the JSON pointer.
+            error: DispatchError,
+            /// The reply to send, if any.
+            reply: ::core::option::Option<Message>,
+        },
+    }
+    impl ClientPeer {
+        /// A peer with nothing pending; its first request gets id 0.
+        pub fn new() -> Self {
+            Self::default()
+        }
+        /** A request to the agent: allocates its id (integers counting up from 0, skipping ids still
+ pending) and remembers it until [`ClientPeer::receive`] sees the answer. Returns the id and the
+ message to send.*/
+        pub fn request(
+            &mut self,
+            request: impl ::core::convert::Into<RequestToAgent>,
+        ) -> (super::RequestId, Message) {
+            let request = request.into();
+            let id = loop {
+                let id = super::RequestId::from(self.next_id);
+                self.next_id = self.next_id.wrapping_add(1);
+                if !self.sent.contains_key(&id) {
+                    break id;
+                }
+            };
+            self.sent.insert(id.clone(), request.method().to_owned());
+            (id.clone(), Message::request(id, request))
+        }
+        /// A notification to the agent.
+        pub fn notify(
+            &self,
+            notification: impl ::core::convert::Into<NotificationToAgent>,
+        ) -> Message {
+            Message::notification(notification.into())
+        }
+        /// Answers a request received with [`Self::receive`]. Fails, and
+        /// changes nothing, when no request with `id` is waiting for an
+        /// answer ([`DispatchErrorKind::UnknownRequest`]) or `response`
+        /// is the answer to another method ([`DispatchErrorKind::ResponseMismatch`]).
+        pub fn respond(
+            &mut self,
+            id: super::RequestId,
+            response: impl ::core::convert::Into<ResponseFromClient>,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            let response = response.into();
+            let method = self.waiting(&id)?;
+            if method != response.method() {
+                return ::core::result::Result::Err(
+                    DispatchError::new(
+                        DispatchErrorKind::ResponseMismatch,
+                        "",
+                        ::std::format!(
+                            "request {} is `{method}`; this answers `{}`", Self::show(&
+                            id), response.method()
+                        ),
+                    ),
+                );
+            }
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::response(id, response))
+        }
+        /// Answers a request received with [`Self::receive`] with an
+        /// error. Fails, and changes nothing, when no request with `id`
+        /// is waiting for an answer.
+        pub fn respond_error(
+            &mut self,
+            id: super::RequestId,
+            error: super::Error,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            self.waiting(&id)?;
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::error(id, error))
+        }
+        /// The requests this side sent that are waiting for an answer, with their methods.
+        pub fn pending(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.sent.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// The requests this side received and has not answered, with their methods.
+        pub fn unanswered(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.received.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// Stops waiting for the answer to a request this side sent (after
+        /// a timeout, say); a late answer is then an
+        /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
+        pub fn forget(
+            &mut self,
+            id: &super::RequestId,
+        ) -> ::core::option::Option<::std::string::String> {
+            self.sent.remove(id)
+        }
+        /// What one line from the other side means. Never panics; bad
+        /// input is an `Invalid` event and leaves every pending request as it was.
+        pub fn receive(&mut self, line: &str) -> ClientEvent {
+            use ::acp_bindings::runtime::rpc::{decode, request_id, RawMessage};
+            let raw = match RawMessage::parse(line) {
+                ::core::result::Result::Ok(raw) => raw,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => {
+                            return Self::invalid(e.replying_to_null());
+                        }
+                    };
+                    if let ::core::option::Option::Some(first) = self.received.get(&id) {
+                        let message = ::std::format!(
+                            "request id {} is already in use by an unanswered `{first}` request",
+                            Self::show(& id)
+                        );
+                        return Self::invalid(
+                            DispatchError::new(
+                                    DispatchErrorKind::DuplicateId,
+                                    "/id",
+                                    message,
+                                )
+                                .with_id(id_raw),
+                        );
+                    }
+                    match RequestToClient::decode(method, raw.params) {
+                        ::core::result::Result::Ok((request, _)) => {
+                            self.received.insert(id.clone(), method.to_owned());
+                            ClientEvent::Request {
+                                id,
+                                request,
+                            }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params").replying_to(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    match NotificationToClient::decode(method, raw.params) {
+                        ::core::result::Result::Ok((n, _)) => {
+                            ClientEvent::Notification(n)
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params"))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::Some(result),
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    let ::core::option::Option::Some(method) = self.sent.get(&id) else {
+                        return Self::invalid(Self::unknown(&id, id_raw));
+                    };
+                    let decoded = ResponseFromAgent::decode(
+                        method,
+                        ::core::option::Option::Some(result),
+                    );
+                    self.sent.remove(&id);
+                    match decoded {
+                        ::core::result::Result::Ok((response, _)) => {
+                            ClientEvent::Response {
+                                id,
+                                response,
+                            }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/result").with_id(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(error),
+                ) => {
+                    let id: ::core::option::Option<super::RequestId> = match request_id(
+                        id_raw,
+                    ) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    if let ::core::option::Option::Some(id) = &id {
+                        if !self.sent.contains_key(id) {
+                            return Self::invalid(Self::unknown(id, id_raw));
+                        }
+                    }
+                    let error: super::Error = match decode(error.get()) {
+                        ::core::result::Result::Ok(error) => error,
+                        ::core::result::Result::Err(e) => {
+                            if let ::core::option::Option::Some(id) = &id {
+                                self.sent.remove(id);
+                            }
+                            return Self::invalid(e.under("/error").with_id(id_raw));
+                        }
+                    };
+                    let method = id.as_ref().and_then(|id| self.sent.remove(id));
+                    ClientEvent::Error {
+                        id,
+                        method,
+                        error,
+                    }
+                }
+                _ => {
+                    Self::invalid(
+                        raw
+                            .invalid(
+                                "",
+                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                            ),
+                    )
+                }
+            }
+        }
+        fn invalid(error: DispatchError) -> ClientEvent {
+            let reply = Message::error_reply(&error);
+            ClientEvent::Invalid {
+                error,
+                reply,
+            }
+        }
+        fn unknown(
+            id: &super::RequestId,
+            id_raw: &::serde_json::value::RawValue,
+        ) -> DispatchError {
+            let message = ::std::format!(
+                "an answer to request {}, which is not waiting for one", Self::show(id)
+            );
+            DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
+                .with_id(id_raw)
+        }
+        fn waiting(
+            &self,
+            id: &super::RequestId,
+        ) -> ::core::result::Result<&str, DispatchError> {
+            self.received
+                .get(id)
+                .map(::std::string::String::as_str)
+                .ok_or_else(|| {
+                    let message = ::std::format!(
+                        "no request {} is waiting for an answer", Self::show(id)
+                    );
+                    DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
+                })
+        }
+        fn show(id: &super::RequestId) -> ::std::string::String {
+            ::serde_json::to_string(id).unwrap_or_default()
         }
     }
 }

@@ -45,31 +45,92 @@ pub struct ExtMethod {
 }
 
 /// Why a `(method, params)` pair or a message could not be decoded.
+///
+/// Besides the class of error and the JSON pointer of the offending value, it
+/// remembers whether the line deserves a JSON-RPC error reply and to which id:
+/// [`DispatchError::needs_reply`], [`DispatchError::request_id`],
+/// [`DispatchError::code`] and [`DispatchError::error_object`] (the generated
+/// `rpc::Message::error_reply` builds the whole reply).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DispatchError {
     kind: DispatchErrorKind,
     pointer: String,
     message: String,
+    /// The JSON text of the message's id, when it had a non-null one.
+    id: Option<String>,
+    /// Whether JSON-RPC asks for an error reply.
+    reply: bool,
 }
 
 /// The class of a [`DispatchError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DispatchErrorKind {
-    /// A method this version does not define (and that does not start with `_`).
+    /// The line is not JSON at all (JSON-RPC `-32700`, parse error).
+    Parse,
+    /// A method this version (or this side of a connection) does not handle,
+    /// and that does not start with `_` (JSON-RPC `-32601`).
     UnknownMethod,
-    /// The params or result do not decode as the method's payload.
+    /// The params or result do not decode as the method's payload (JSON-RPC
+    /// `-32602` for request params).
     InvalidPayload,
-    /// The message is not a valid JSON-RPC 2.0 message of this version.
+    /// The message is not a valid JSON-RPC 2.0 message of this version
+    /// (JSON-RPC `-32600`).
     InvalidMessage,
-    /// A response whose request is not known.
+    /// A response whose request is not known, or an answer to a request that
+    /// is not waiting for one.
     UnknownRequest,
+    /// A request whose id is already in use by another request still waiting
+    /// for its answer.
+    DuplicateId,
+    /// An answer whose type is not the response of the request it answers.
+    ResponseMismatch,
+}
+
+impl DispatchErrorKind {
+    /// The JSON-RPC error code for this class of error: `-32700` parse error,
+    /// `-32600` invalid request, `-32601` method not found, `-32602` invalid
+    /// params, `-32603` internal error for the classes that only a local
+    /// caller can cause ([`UnknownRequest`](Self::UnknownRequest),
+    /// [`ResponseMismatch`](Self::ResponseMismatch)).
+    pub fn code(self) -> i64 {
+        match self {
+            DispatchErrorKind::Parse => -32700,
+            DispatchErrorKind::InvalidMessage | DispatchErrorKind::DuplicateId => -32600,
+            DispatchErrorKind::UnknownMethod => -32601,
+            DispatchErrorKind::InvalidPayload => -32602,
+            DispatchErrorKind::UnknownRequest | DispatchErrorKind::ResponseMismatch => -32603,
+        }
+    }
 }
 
 impl DispatchError {
     #[doc(hidden)]
     pub fn new(kind: DispatchErrorKind, pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        DispatchError { kind, pointer: pointer.into(), message: message.into() }
+        DispatchError { kind, pointer: pointer.into(), message: message.into(), id: None, reply: false }
+    }
+
+    /// The error, about the message with the id `id` (raw JSON; `null` is no id).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_id(mut self, id: &RawValue) -> Self {
+        self.id = (id.get() != "null").then(|| id.get().to_owned());
+        self
+    }
+
+    /// The error, answered to the request with the id `id` (raw JSON).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn replying_to(self, id: &RawValue) -> Self {
+        self.with_id(id).replying_to_null()
+    }
+
+    /// The error, answered (with the message's id when it is known, else `null`).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn replying_to_null(mut self) -> Self {
+        self.reply = true;
+        self
     }
 
     /// The class of error.
@@ -85,6 +146,59 @@ impl DispatchError {
     /// What was wrong.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// `true` when JSON-RPC asks for an error reply: the line was a request
+    /// (answered with its id) or could not be read as any message (answered
+    /// with the `null` id). Notifications and responses are never answered.
+    pub fn needs_reply(&self) -> bool {
+        self.reply
+    }
+
+    /// The id of the message the error is about, decoded as `T` (the
+    /// version's `RequestId`): the request to answer, or the pending request
+    /// a malformed response answered. `None` when the line had no readable
+    /// non-null id or the id does not decode as `T`.
+    ///
+    /// ```
+    /// use acp_bindings::v2::{rpc::Message, RequestId};
+    /// let line = r#"{"jsonrpc":"2.0","id":7,"method":"session/frobnicate","params":{}}"#;
+    /// let err = Message::decode(line, |_| None).unwrap_err();
+    /// assert_eq!(err.request_id::<RequestId>(), Some(RequestId::from(7i64)));
+    /// assert_eq!(err.code(), -32601);
+    /// ```
+    pub fn request_id<T: DeserializeOwned>(&self) -> Option<T> {
+        self.id.as_deref().and_then(|text| serde_json::from_str(text).ok())
+    }
+
+    /// The JSON text of the id the error reply goes to: the request's id,
+    /// `null`, or `None` when no reply is due.
+    pub fn reply_id_json(&self) -> Option<&str> {
+        match (self.reply, &self.id) {
+            (false, _) => None,
+            (true, Some(text)) => Some(text),
+            (true, None) => Some("null"),
+        }
+    }
+
+    /// The JSON-RPC error code to answer with ([`DispatchErrorKind::code`]).
+    pub fn code(&self) -> i64 {
+        self.kind.code()
+    }
+
+    /// The JSON-RPC error object to answer with: `code`, `message` (this
+    /// error's text) and, when the error points into the message, `data`
+    /// holding `{"pointer": ...}`.
+    pub fn error_object(&self) -> Value {
+        let mut object = serde_json::Map::new();
+        object.insert("code".into(), self.code().into());
+        object.insert("message".into(), self.to_string().into());
+        if !self.pointer.is_empty() {
+            let mut data = serde_json::Map::new();
+            data.insert("pointer".into(), self.pointer.clone().into());
+            object.insert("data".into(), Value::Object(data));
+        }
+        Value::Object(object)
     }
 
     /// Re-roots a payload error under `prefix` (`/params/...`); other errors
@@ -259,17 +373,22 @@ pub fn encode_payload<T: Serialize>(payload: &T, form: ParamsForm) -> Result<Opt
 }
 
 /// A JSON-RPC 2.0 message before dispatch: every member kept raw.
+///
+/// [`RawMessage::parse`] reads the envelope of one line without typing its
+/// payload: the generated `rpc::Message::decode` and the `rpc` peers start
+/// from it, and a tool that routes lines without decoding them (a proxy, a
+/// logger) can use it alone.
 #[derive(Debug, Deserialize)]
 pub struct RawMessage<'a> {
     /// Must be `"2.0"`.
-    #[serde(default)]
-    pub jsonrpc: Option<String>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub jsonrpc: Option<&'a RawValue>,
     /// The id, raw (its type depends on the protocol version).
     #[serde(default, borrow, deserialize_with = "present")]
     pub id: Option<&'a RawValue>,
     /// The method of a request or notification.
-    #[serde(default)]
-    pub method: Option<String>,
+    #[serde(default, borrow, deserialize_with = "present_str")]
+    pub method: Option<std::borrow::Cow<'a, str>>,
     /// The params, raw; `Some("null")` when the member was `null`.
     #[serde(default, borrow, deserialize_with = "present")]
     pub params: Option<&'a RawValue>,
@@ -285,17 +404,81 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValu
     <&'de RawValue>::deserialize(d).map(Some)
 }
 
+fn present_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<std::borrow::Cow<'de, str>>, D::Error> {
+    #[derive(Deserialize)]
+    struct Method<'a>(#[serde(borrow)] std::borrow::Cow<'a, str>);
+    Method::deserialize(d).map(|m| Some(m.0))
+}
+
 impl<'a> RawMessage<'a> {
     /// Parses the envelope and checks `jsonrpc`.
+    ///
+    /// A line that is not JSON is a [`DispatchErrorKind::Parse`] error, JSON
+    /// that is not a JSON-RPC 2.0 message an
+    /// [`DispatchErrorKind::InvalidMessage`] one; both are answered with the
+    /// `null` id, or with the message's own id when it is a request.
     pub fn parse(text: &'a str) -> Result<Self, DispatchError> {
-        let raw: RawMessage<'a> = serde_json::from_str(text).map_err(|e| {
-            DispatchError::new(DispatchErrorKind::InvalidMessage, "", format!("not a JSON-RPC message: {e}"))
-        })?;
-        if raw.jsonrpc.as_deref() != Some("2.0") {
-            return Err(DispatchError::new(DispatchErrorKind::InvalidMessage, "/jsonrpc", "`jsonrpc` must be \"2.0\""));
+        let raw: RawMessage<'a> = match serde_json::from_str(text) {
+            Ok(raw) => raw,
+            Err(e) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => {
+                return Err(DispatchError::new(DispatchErrorKind::Parse, "", format!("not JSON: {e}")).replying_to_null())
+            }
+            Err(e) => {
+                let message = format!("not a JSON-RPC message: {e}");
+                // Answer with the id when the object has a readable one.
+                let id = serde_json::from_str::<IdOnly<'_>>(text).ok().and_then(|m| m.id);
+                let err = DispatchError::new(DispatchErrorKind::InvalidMessage, "", message);
+                return Err(match id {
+                    Some(id) => err.replying_to(id),
+                    None => err.replying_to_null(),
+                });
+            }
+        };
+        if raw.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+            return Err(raw.invalid("/jsonrpc", "`jsonrpc` must be \"2.0\""));
         }
         Ok(raw)
     }
+
+    /// `true` when the message has the shape of a response (`result` or
+    /// `error`, no `method`).
+    pub fn is_response(&self) -> bool {
+        self.method.is_none() && (self.result.is_some() || self.error.is_some())
+    }
+
+    /// An [`DispatchErrorKind::InvalidMessage`] error about this message,
+    /// answered as JSON-RPC asks: a message shaped like a response is never
+    /// answered, anything else is answered with its id (or `null`).
+    pub fn invalid(&self, pointer: &str, message: &str) -> DispatchError {
+        let err = DispatchError::new(DispatchErrorKind::InvalidMessage, pointer, message);
+        match (self.is_response(), self.id) {
+            (true, _) => err,
+            (false, Some(id)) if id.get() != "null" => err.replying_to(id),
+            (false, _) => err.replying_to_null(),
+        }
+    }
+}
+
+/// Only the `id` of an object, to answer a message whose other members are
+/// malformed.
+#[derive(Deserialize)]
+struct IdOnly<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+}
+
+/// Decodes the id of a message as `T`: an id of the wrong type makes the
+/// message invalid (a request with such an id is answered with the `null` id:
+/// the caller adds [`DispatchError::replying_to_null`]).
+pub fn request_id<T: DeserializeOwned>(raw: &RawValue) -> Result<T, DispatchError> {
+    serde_json::from_str(raw.get()).map_err(|e| {
+        let message = e.to_string();
+        let message = match message.rfind(" at line ") {
+            Some(i) => message[..i].to_owned(),
+            None => message,
+        };
+        DispatchError::new(DispatchErrorKind::InvalidMessage, "/id", format!("invalid request id: {message}"))
+    })
 }
 
 #[cfg(test)]

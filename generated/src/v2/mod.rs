@@ -57067,6 +57067,165 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
+        /// A `initialize` payload.
+        fn from(payload: super::InitializeRequest) -> Self {
+            Self::Initialize(payload)
+        }
+    }
+    impl ::core::convert::From<super::LoginAuthRequest> for RequestToAgent {
+        /// A `auth/login` payload.
+        fn from(payload: super::LoginAuthRequest) -> Self {
+            Self::AuthLogin(payload)
+        }
+    }
+    impl ::core::convert::From<super::LogoutAuthRequest> for RequestToAgent {
+        /// A `auth/logout` payload.
+        fn from(payload: super::LogoutAuthRequest) -> Self {
+            Self::AuthLogout(payload)
+        }
+    }
+    #[cfg(not(feature = "unstable"))]
+    impl ::core::convert::From<super::NewSessionRequest> for RequestToAgent {
+        /// A `session/new` payload.
+        fn from(payload: super::NewSessionRequest) -> Self {
+            Self::SessionNew(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::NewSessionRequest> for RequestToAgent {
+        /// A `session/new` payload.
+        fn from(payload: super::NewSessionRequest) -> Self {
+            Self::SessionNew(payload)
+        }
+    }
+    #[cfg(not(feature = "unstable"))]
+    impl ::core::convert::From<super::ListSessionsRequest> for RequestToAgent {
+        /// A `session/list` payload.
+        fn from(payload: super::ListSessionsRequest) -> Self {
+            Self::SessionList(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ListSessionsRequest> for RequestToAgent {
+        /// A `session/list` payload.
+        fn from(payload: super::ListSessionsRequest) -> Self {
+            Self::SessionList(payload)
+        }
+    }
+    impl ::core::convert::From<super::DeleteSessionRequest> for RequestToAgent {
+        /// A `session/delete` payload.
+        fn from(payload: super::DeleteSessionRequest) -> Self {
+            Self::SessionDelete(payload)
+        }
+    }
+    #[cfg(not(feature = "unstable"))]
+    impl ::core::convert::From<super::ResumeSessionRequest> for RequestToAgent {
+        /// A `session/resume` payload.
+        fn from(payload: super::ResumeSessionRequest) -> Self {
+            Self::SessionResume(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ResumeSessionRequest> for RequestToAgent {
+        /// A `session/resume` payload.
+        fn from(payload: super::ResumeSessionRequest) -> Self {
+            Self::SessionResume(payload)
+        }
+    }
+    impl ::core::convert::From<super::CloseSessionRequest> for RequestToAgent {
+        /// A `session/close` payload.
+        fn from(payload: super::CloseSessionRequest) -> Self {
+            Self::SessionClose(payload)
+        }
+    }
+    impl ::core::convert::From<super::CancelToolCallRequest> for RequestToAgent {
+        /// A `tool_call/cancel` payload.
+        fn from(payload: super::CancelToolCallRequest) -> Self {
+            Self::ToolCallCancel(payload)
+        }
+    }
+    impl ::core::convert::From<super::CancelTerminalRequest> for RequestToAgent {
+        /// A `terminal/cancel` payload.
+        fn from(payload: super::CancelTerminalRequest) -> Self {
+            Self::TerminalCancel(payload)
+        }
+    }
+    impl ::core::convert::From<super::SetSessionConfigOptionRequest> for RequestToAgent {
+        /// A `session/set_config_option` payload.
+        fn from(payload: super::SetSessionConfigOptionRequest) -> Self {
+            Self::SessionSetConfigOption(payload)
+        }
+    }
+    impl ::core::convert::From<super::PromptRequest> for RequestToAgent {
+        /// A `session/prompt` payload.
+        fn from(payload: super::PromptRequest) -> Self {
+            Self::SessionPrompt(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ListProvidersRequest> for RequestToAgent {
+        /// A `providers/list` payload.
+        fn from(payload: super::ListProvidersRequest) -> Self {
+            Self::ProvidersList(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetProviderRequest> for RequestToAgent {
+        /// A `providers/set` payload.
+        fn from(payload: super::SetProviderRequest) -> Self {
+            Self::ProvidersSet(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::DisableProviderRequest> for RequestToAgent {
+        /// A `providers/disable` payload.
+        fn from(payload: super::DisableProviderRequest) -> Self {
+            Self::ProvidersDisable(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::AuthStatusRequest> for RequestToAgent {
+        /// A `auth/status` payload.
+        fn from(payload: super::AuthStatusRequest) -> Self {
+            Self::AuthStatus(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ForkSessionRequest> for RequestToAgent {
+        /// A `session/fork` payload.
+        fn from(payload: super::ForkSessionRequest) -> Self {
+            Self::SessionFork(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ArchiveSessionRequest> for RequestToAgent {
+        /// A `session/archive` payload.
+        fn from(payload: super::ArchiveSessionRequest) -> Self {
+            Self::SessionArchive(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::UnarchiveSessionRequest> for RequestToAgent {
+        /// A `session/unarchive` payload.
+        fn from(payload: super::UnarchiveSessionRequest) -> Self {
+            Self::SessionUnarchive(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SessionStatusRequest> for RequestToAgent {
+        /// A `session/status` payload.
+        fn from(payload: super::SessionStatusRequest) -> Self {
+            Self::SessionStatus(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetSessionTitleRequest> for RequestToAgent {
+        /// A `session/set_title` payload.
+        fn from(payload: super::SetSessionTitleRequest) -> Self {
+            Self::SessionSetTitle(payload)
+        }
+    }
     /// The responses handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -57437,6 +57596,142 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::InitializeResponse> for ResponseFromAgent {
+        /// A `initialize` payload.
+        fn from(payload: super::InitializeResponse) -> Self {
+            Self::Initialize(payload)
+        }
+    }
+    impl ::core::convert::From<super::LoginAuthResponse> for ResponseFromAgent {
+        /// A `auth/login` payload.
+        fn from(payload: super::LoginAuthResponse) -> Self {
+            Self::AuthLogin(payload)
+        }
+    }
+    impl ::core::convert::From<super::LogoutAuthResponse> for ResponseFromAgent {
+        /// A `auth/logout` payload.
+        fn from(payload: super::LogoutAuthResponse) -> Self {
+            Self::AuthLogout(payload)
+        }
+    }
+    impl ::core::convert::From<super::NewSessionResponse> for ResponseFromAgent {
+        /// A `session/new` payload.
+        fn from(payload: super::NewSessionResponse) -> Self {
+            Self::SessionNew(payload)
+        }
+    }
+    impl ::core::convert::From<super::ListSessionsResponse> for ResponseFromAgent {
+        /// A `session/list` payload.
+        fn from(payload: super::ListSessionsResponse) -> Self {
+            Self::SessionList(payload)
+        }
+    }
+    impl ::core::convert::From<super::DeleteSessionResponse> for ResponseFromAgent {
+        /// A `session/delete` payload.
+        fn from(payload: super::DeleteSessionResponse) -> Self {
+            Self::SessionDelete(payload)
+        }
+    }
+    impl ::core::convert::From<super::ResumeSessionResponse> for ResponseFromAgent {
+        /// A `session/resume` payload.
+        fn from(payload: super::ResumeSessionResponse) -> Self {
+            Self::SessionResume(payload)
+        }
+    }
+    impl ::core::convert::From<super::CloseSessionResponse> for ResponseFromAgent {
+        /// A `session/close` payload.
+        fn from(payload: super::CloseSessionResponse) -> Self {
+            Self::SessionClose(payload)
+        }
+    }
+    impl ::core::convert::From<super::CancelToolCallResponse> for ResponseFromAgent {
+        /// A `tool_call/cancel` payload.
+        fn from(payload: super::CancelToolCallResponse) -> Self {
+            Self::ToolCallCancel(payload)
+        }
+    }
+    impl ::core::convert::From<super::CancelTerminalResponse> for ResponseFromAgent {
+        /// A `terminal/cancel` payload.
+        fn from(payload: super::CancelTerminalResponse) -> Self {
+            Self::TerminalCancel(payload)
+        }
+    }
+    impl ::core::convert::From<super::SetSessionConfigOptionResponse>
+    for ResponseFromAgent {
+        /// A `session/set_config_option` payload.
+        fn from(payload: super::SetSessionConfigOptionResponse) -> Self {
+            Self::SessionSetConfigOption(payload)
+        }
+    }
+    impl ::core::convert::From<super::PromptResponse> for ResponseFromAgent {
+        /// A `session/prompt` payload.
+        fn from(payload: super::PromptResponse) -> Self {
+            Self::SessionPrompt(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ListProvidersResponse> for ResponseFromAgent {
+        /// A `providers/list` payload.
+        fn from(payload: super::ListProvidersResponse) -> Self {
+            Self::ProvidersList(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetProviderResponse> for ResponseFromAgent {
+        /// A `providers/set` payload.
+        fn from(payload: super::SetProviderResponse) -> Self {
+            Self::ProvidersSet(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::DisableProviderResponse> for ResponseFromAgent {
+        /// A `providers/disable` payload.
+        fn from(payload: super::DisableProviderResponse) -> Self {
+            Self::ProvidersDisable(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::AuthStatusResponse> for ResponseFromAgent {
+        /// A `auth/status` payload.
+        fn from(payload: super::AuthStatusResponse) -> Self {
+            Self::AuthStatus(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ForkSessionResponse> for ResponseFromAgent {
+        /// A `session/fork` payload.
+        fn from(payload: super::ForkSessionResponse) -> Self {
+            Self::SessionFork(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ArchiveSessionResponse> for ResponseFromAgent {
+        /// A `session/archive` payload.
+        fn from(payload: super::ArchiveSessionResponse) -> Self {
+            Self::SessionArchive(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::UnarchiveSessionResponse> for ResponseFromAgent {
+        /// A `session/unarchive` payload.
+        fn from(payload: super::UnarchiveSessionResponse) -> Self {
+            Self::SessionUnarchive(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SessionStatusResponse> for ResponseFromAgent {
+        /// A `session/status` payload.
+        fn from(payload: super::SessionStatusResponse) -> Self {
+            Self::SessionStatus(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetSessionTitleResponse> for ResponseFromAgent {
+        /// A `session/set_title` payload.
+        fn from(payload: super::SetSessionTitleResponse) -> Self {
+            Self::SessionSetTitle(payload)
+        }
+    }
     /// The notifications handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -57516,6 +57811,20 @@ pub mod rpc {
                 Self::McpMessage(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    impl ::core::convert::From<super::CancelSessionNotification>
+    for NotificationToAgent {
+        /// A `session/cancel` payload.
+        fn from(payload: super::CancelSessionNotification) -> Self {
+            Self::SessionCancel(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::MessageMcpNotification> for NotificationToAgent {
+        /// A `mcp/message` payload.
+        fn from(payload: super::MessageMcpNotification) -> Self {
+            Self::McpMessage(payload)
         }
     }
     /// The requests handled by the `client` side (`x-side: client`).
@@ -57616,6 +57925,25 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::RequestPermissionRequest> for RequestToClient {
+        /// A `session/request_permission` payload.
+        fn from(payload: super::RequestPermissionRequest) -> Self {
+            Self::SessionRequestPermission(payload)
+        }
+    }
+    impl ::core::convert::From<super::CreateElicitationRequest> for RequestToClient {
+        /// A `elicitation/create` payload.
+        fn from(payload: super::CreateElicitationRequest) -> Self {
+            Self::ElicitationCreate(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::MessageMcpRequest> for RequestToClient {
+        /// A `mcp/message` payload.
+        fn from(payload: super::MessageMcpRequest) -> Self {
+            Self::McpMessage(payload)
+        }
+    }
     /// The responses handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -57714,6 +58042,25 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::RequestPermissionResponse> for ResponseFromClient {
+        /// A `session/request_permission` payload.
+        fn from(payload: super::RequestPermissionResponse) -> Self {
+            Self::SessionRequestPermission(payload)
+        }
+    }
+    impl ::core::convert::From<super::CreateElicitationResponse> for ResponseFromClient {
+        /// A `elicitation/create` payload.
+        fn from(payload: super::CreateElicitationResponse) -> Self {
+            Self::ElicitationCreate(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::MessageMcpResponse> for ResponseFromClient {
+        /// A `mcp/message` payload.
+        fn from(payload: super::MessageMcpResponse) -> Self {
+            Self::McpMessage(payload)
+        }
+    }
     /// The notifications handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -57810,6 +58157,28 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<super::UpdateSessionNotification>
+    for NotificationToClient {
+        /// A `session/update` payload.
+        fn from(payload: super::UpdateSessionNotification) -> Self {
+            Self::SessionUpdate(payload)
+        }
+    }
+    impl ::core::convert::From<super::CompleteElicitationNotification>
+    for NotificationToClient {
+        /// A `elicitation/complete` payload.
+        fn from(payload: super::CompleteElicitationNotification) -> Self {
+            Self::ElicitationComplete(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::AuthStatusUpdateNotification>
+    for NotificationToClient {
+        /// A `auth/status_update` payload.
+        fn from(payload: super::AuthStatusUpdateNotification) -> Self {
+            Self::AuthStatusUpdate(payload)
+        }
+    }
     /// The notifications handled by the `protocol` side (`x-side: protocol`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -57869,6 +58238,13 @@ pub mod rpc {
                 Self::CancelRequest(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    impl ::core::convert::From<super::CancelRequestNotification>
+    for NotificationToAnySide {
+        /// A `$/cancel_request` payload.
+        fn from(payload: super::CancelRequestNotification) -> Self {
+            Self::CancelRequest(payload)
         }
     }
     /// The requests handled by the `proxy` side (`x-side: proxy`).
@@ -57957,6 +58333,20 @@ pub mod rpc {
             }
         }
     }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::InitializeProxyRequest> for RequestToProxy {
+        /// A `proxy/initialize` payload.
+        fn from(payload: super::InitializeProxyRequest) -> Self {
+            Self::ProxyInitialize(payload)
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ProxySuccessorRequest> for RequestToProxy {
+        /// A `proxy/successor` payload.
+        fn from(payload: super::ProxySuccessorRequest) -> Self {
+            Self::ProxySuccessor(payload)
+        }
+    }
     /// The responses handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -58043,6 +58433,13 @@ pub mod rpc {
             }
         }
     }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::InitializeProxyResponse> for ResponseFromProxy {
+        /// A `proxy/initialize` payload.
+        fn from(payload: super::InitializeProxyResponse) -> Self {
+            Self::ProxyInitialize(payload)
+        }
+    }
     /// The notifications handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -58109,6 +58506,14 @@ pub mod rpc {
                 Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ProxySuccessorNotification>
+    for NotificationToProxy {
+        /// A `proxy/successor` payload.
+        fn from(payload: super::ProxySuccessorNotification) -> Self {
+            Self::ProxySuccessor(payload)
         }
     }
     /// Any request of this version, whichever side handles it.
@@ -58183,6 +58588,203 @@ pub mod rpc {
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
+        }
+    }
+    impl ::core::convert::From<RequestToAgent> for Request {
+        /// Any request handled by the `agent` side.
+        fn from(value: RequestToAgent) -> Self {
+            Self::Agent(value)
+        }
+    }
+    impl ::core::convert::From<RequestToClient> for Request {
+        /// Any request handled by the `client` side.
+        fn from(value: RequestToClient) -> Self {
+            Self::Client(value)
+        }
+    }
+    impl ::core::convert::From<RequestToProxy> for Request {
+        /// Any request handled by the `proxy` side.
+        fn from(value: RequestToProxy) -> Self {
+            Self::Proxy(value)
+        }
+    }
+    impl ::core::convert::From<super::LoginAuthRequest> for Request {
+        /// A `auth/login` payload.
+        fn from(payload: super::LoginAuthRequest) -> Self {
+            Self::Agent(RequestToAgent::AuthLogin(payload))
+        }
+    }
+    impl ::core::convert::From<super::LogoutAuthRequest> for Request {
+        /// A `auth/logout` payload.
+        fn from(payload: super::LogoutAuthRequest) -> Self {
+            Self::Agent(RequestToAgent::AuthLogout(payload))
+        }
+    }
+    #[cfg(not(feature = "unstable"))]
+    impl ::core::convert::From<super::NewSessionRequest> for Request {
+        /// A `session/new` payload.
+        fn from(payload: super::NewSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionNew(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::NewSessionRequest> for Request {
+        /// A `session/new` payload.
+        fn from(payload: super::NewSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionNew(payload))
+        }
+    }
+    #[cfg(not(feature = "unstable"))]
+    impl ::core::convert::From<super::ListSessionsRequest> for Request {
+        /// A `session/list` payload.
+        fn from(payload: super::ListSessionsRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionList(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ListSessionsRequest> for Request {
+        /// A `session/list` payload.
+        fn from(payload: super::ListSessionsRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionList(payload))
+        }
+    }
+    impl ::core::convert::From<super::DeleteSessionRequest> for Request {
+        /// A `session/delete` payload.
+        fn from(payload: super::DeleteSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionDelete(payload))
+        }
+    }
+    #[cfg(not(feature = "unstable"))]
+    impl ::core::convert::From<super::ResumeSessionRequest> for Request {
+        /// A `session/resume` payload.
+        fn from(payload: super::ResumeSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionResume(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ResumeSessionRequest> for Request {
+        /// A `session/resume` payload.
+        fn from(payload: super::ResumeSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionResume(payload))
+        }
+    }
+    impl ::core::convert::From<super::CloseSessionRequest> for Request {
+        /// A `session/close` payload.
+        fn from(payload: super::CloseSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionClose(payload))
+        }
+    }
+    impl ::core::convert::From<super::CancelToolCallRequest> for Request {
+        /// A `tool_call/cancel` payload.
+        fn from(payload: super::CancelToolCallRequest) -> Self {
+            Self::Agent(RequestToAgent::ToolCallCancel(payload))
+        }
+    }
+    impl ::core::convert::From<super::CancelTerminalRequest> for Request {
+        /// A `terminal/cancel` payload.
+        fn from(payload: super::CancelTerminalRequest) -> Self {
+            Self::Agent(RequestToAgent::TerminalCancel(payload))
+        }
+    }
+    impl ::core::convert::From<super::SetSessionConfigOptionRequest> for Request {
+        /// A `session/set_config_option` payload.
+        fn from(payload: super::SetSessionConfigOptionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionSetConfigOption(payload))
+        }
+    }
+    impl ::core::convert::From<super::PromptRequest> for Request {
+        /// A `session/prompt` payload.
+        fn from(payload: super::PromptRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionPrompt(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ListProvidersRequest> for Request {
+        /// A `providers/list` payload.
+        fn from(payload: super::ListProvidersRequest) -> Self {
+            Self::Agent(RequestToAgent::ProvidersList(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetProviderRequest> for Request {
+        /// A `providers/set` payload.
+        fn from(payload: super::SetProviderRequest) -> Self {
+            Self::Agent(RequestToAgent::ProvidersSet(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::DisableProviderRequest> for Request {
+        /// A `providers/disable` payload.
+        fn from(payload: super::DisableProviderRequest) -> Self {
+            Self::Agent(RequestToAgent::ProvidersDisable(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::AuthStatusRequest> for Request {
+        /// A `auth/status` payload.
+        fn from(payload: super::AuthStatusRequest) -> Self {
+            Self::Agent(RequestToAgent::AuthStatus(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ForkSessionRequest> for Request {
+        /// A `session/fork` payload.
+        fn from(payload: super::ForkSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionFork(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ArchiveSessionRequest> for Request {
+        /// A `session/archive` payload.
+        fn from(payload: super::ArchiveSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionArchive(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::UnarchiveSessionRequest> for Request {
+        /// A `session/unarchive` payload.
+        fn from(payload: super::UnarchiveSessionRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionUnarchive(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SessionStatusRequest> for Request {
+        /// A `session/status` payload.
+        fn from(payload: super::SessionStatusRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionStatus(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetSessionTitleRequest> for Request {
+        /// A `session/set_title` payload.
+        fn from(payload: super::SetSessionTitleRequest) -> Self {
+            Self::Agent(RequestToAgent::SessionSetTitle(payload))
+        }
+    }
+    impl ::core::convert::From<super::RequestPermissionRequest> for Request {
+        /// A `session/request_permission` payload.
+        fn from(payload: super::RequestPermissionRequest) -> Self {
+            Self::Client(RequestToClient::SessionRequestPermission(payload))
+        }
+    }
+    impl ::core::convert::From<super::CreateElicitationRequest> for Request {
+        /// A `elicitation/create` payload.
+        fn from(payload: super::CreateElicitationRequest) -> Self {
+            Self::Client(RequestToClient::ElicitationCreate(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::MessageMcpRequest> for Request {
+        /// A `mcp/message` payload.
+        fn from(payload: super::MessageMcpRequest) -> Self {
+            Self::Client(RequestToClient::McpMessage(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ProxySuccessorRequest> for Request {
+        /// A `proxy/successor` payload.
+        fn from(payload: super::ProxySuccessorRequest) -> Self {
+            Self::Proxy(RequestToProxy::ProxySuccessor(payload))
         }
     }
     /// Any notification of this version, whichever side handles it.
@@ -58272,6 +58874,75 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<NotificationToAgent> for Notification {
+        /// Any notification handled by the `agent` side.
+        fn from(value: NotificationToAgent) -> Self {
+            Self::Agent(value)
+        }
+    }
+    impl ::core::convert::From<NotificationToClient> for Notification {
+        /// Any notification handled by the `client` side.
+        fn from(value: NotificationToClient) -> Self {
+            Self::Client(value)
+        }
+    }
+    impl ::core::convert::From<NotificationToAnySide> for Notification {
+        /// Any notification handled by the `protocol` side.
+        fn from(value: NotificationToAnySide) -> Self {
+            Self::Protocol(value)
+        }
+    }
+    impl ::core::convert::From<NotificationToProxy> for Notification {
+        /// Any notification handled by the `proxy` side.
+        fn from(value: NotificationToProxy) -> Self {
+            Self::Proxy(value)
+        }
+    }
+    impl ::core::convert::From<super::CancelSessionNotification> for Notification {
+        /// A `session/cancel` payload.
+        fn from(payload: super::CancelSessionNotification) -> Self {
+            Self::Agent(NotificationToAgent::SessionCancel(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::MessageMcpNotification> for Notification {
+        /// A `mcp/message` payload.
+        fn from(payload: super::MessageMcpNotification) -> Self {
+            Self::Agent(NotificationToAgent::McpMessage(payload))
+        }
+    }
+    impl ::core::convert::From<super::UpdateSessionNotification> for Notification {
+        /// A `session/update` payload.
+        fn from(payload: super::UpdateSessionNotification) -> Self {
+            Self::Client(NotificationToClient::SessionUpdate(payload))
+        }
+    }
+    impl ::core::convert::From<super::CompleteElicitationNotification> for Notification {
+        /// A `elicitation/complete` payload.
+        fn from(payload: super::CompleteElicitationNotification) -> Self {
+            Self::Client(NotificationToClient::ElicitationComplete(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::AuthStatusUpdateNotification> for Notification {
+        /// A `auth/status_update` payload.
+        fn from(payload: super::AuthStatusUpdateNotification) -> Self {
+            Self::Client(NotificationToClient::AuthStatusUpdate(payload))
+        }
+    }
+    impl ::core::convert::From<super::CancelRequestNotification> for Notification {
+        /// A `$/cancel_request` payload.
+        fn from(payload: super::CancelRequestNotification) -> Self {
+            Self::Protocol(NotificationToAnySide::CancelRequest(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ProxySuccessorNotification> for Notification {
+        /// A `proxy/successor` payload.
+        fn from(payload: super::ProxySuccessorNotification) -> Self {
+            Self::Proxy(NotificationToProxy::ProxySuccessor(payload))
+        }
+    }
     /// Any response of this version, whichever side handles it.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -58346,6 +59017,172 @@ pub mod rpc {
             }
         }
     }
+    impl ::core::convert::From<ResponseFromAgent> for Response {
+        /// Any response handled by the `agent` side.
+        fn from(value: ResponseFromAgent) -> Self {
+            Self::Agent(value)
+        }
+    }
+    impl ::core::convert::From<ResponseFromClient> for Response {
+        /// Any response handled by the `client` side.
+        fn from(value: ResponseFromClient) -> Self {
+            Self::Client(value)
+        }
+    }
+    impl ::core::convert::From<ResponseFromProxy> for Response {
+        /// Any response handled by the `proxy` side.
+        fn from(value: ResponseFromProxy) -> Self {
+            Self::Proxy(value)
+        }
+    }
+    impl ::core::convert::From<super::LoginAuthResponse> for Response {
+        /// A `auth/login` payload.
+        fn from(payload: super::LoginAuthResponse) -> Self {
+            Self::Agent(ResponseFromAgent::AuthLogin(payload))
+        }
+    }
+    impl ::core::convert::From<super::LogoutAuthResponse> for Response {
+        /// A `auth/logout` payload.
+        fn from(payload: super::LogoutAuthResponse) -> Self {
+            Self::Agent(ResponseFromAgent::AuthLogout(payload))
+        }
+    }
+    impl ::core::convert::From<super::NewSessionResponse> for Response {
+        /// A `session/new` payload.
+        fn from(payload: super::NewSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionNew(payload))
+        }
+    }
+    impl ::core::convert::From<super::ListSessionsResponse> for Response {
+        /// A `session/list` payload.
+        fn from(payload: super::ListSessionsResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionList(payload))
+        }
+    }
+    impl ::core::convert::From<super::DeleteSessionResponse> for Response {
+        /// A `session/delete` payload.
+        fn from(payload: super::DeleteSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionDelete(payload))
+        }
+    }
+    impl ::core::convert::From<super::ResumeSessionResponse> for Response {
+        /// A `session/resume` payload.
+        fn from(payload: super::ResumeSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionResume(payload))
+        }
+    }
+    impl ::core::convert::From<super::CloseSessionResponse> for Response {
+        /// A `session/close` payload.
+        fn from(payload: super::CloseSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionClose(payload))
+        }
+    }
+    impl ::core::convert::From<super::CancelToolCallResponse> for Response {
+        /// A `tool_call/cancel` payload.
+        fn from(payload: super::CancelToolCallResponse) -> Self {
+            Self::Agent(ResponseFromAgent::ToolCallCancel(payload))
+        }
+    }
+    impl ::core::convert::From<super::CancelTerminalResponse> for Response {
+        /// A `terminal/cancel` payload.
+        fn from(payload: super::CancelTerminalResponse) -> Self {
+            Self::Agent(ResponseFromAgent::TerminalCancel(payload))
+        }
+    }
+    impl ::core::convert::From<super::SetSessionConfigOptionResponse> for Response {
+        /// A `session/set_config_option` payload.
+        fn from(payload: super::SetSessionConfigOptionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionSetConfigOption(payload))
+        }
+    }
+    impl ::core::convert::From<super::PromptResponse> for Response {
+        /// A `session/prompt` payload.
+        fn from(payload: super::PromptResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionPrompt(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ListProvidersResponse> for Response {
+        /// A `providers/list` payload.
+        fn from(payload: super::ListProvidersResponse) -> Self {
+            Self::Agent(ResponseFromAgent::ProvidersList(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetProviderResponse> for Response {
+        /// A `providers/set` payload.
+        fn from(payload: super::SetProviderResponse) -> Self {
+            Self::Agent(ResponseFromAgent::ProvidersSet(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::DisableProviderResponse> for Response {
+        /// A `providers/disable` payload.
+        fn from(payload: super::DisableProviderResponse) -> Self {
+            Self::Agent(ResponseFromAgent::ProvidersDisable(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::AuthStatusResponse> for Response {
+        /// A `auth/status` payload.
+        fn from(payload: super::AuthStatusResponse) -> Self {
+            Self::Agent(ResponseFromAgent::AuthStatus(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ForkSessionResponse> for Response {
+        /// A `session/fork` payload.
+        fn from(payload: super::ForkSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionFork(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::ArchiveSessionResponse> for Response {
+        /// A `session/archive` payload.
+        fn from(payload: super::ArchiveSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionArchive(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::UnarchiveSessionResponse> for Response {
+        /// A `session/unarchive` payload.
+        fn from(payload: super::UnarchiveSessionResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionUnarchive(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SessionStatusResponse> for Response {
+        /// A `session/status` payload.
+        fn from(payload: super::SessionStatusResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionStatus(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::SetSessionTitleResponse> for Response {
+        /// A `session/set_title` payload.
+        fn from(payload: super::SetSessionTitleResponse) -> Self {
+            Self::Agent(ResponseFromAgent::SessionSetTitle(payload))
+        }
+    }
+    impl ::core::convert::From<super::RequestPermissionResponse> for Response {
+        /// A `session/request_permission` payload.
+        fn from(payload: super::RequestPermissionResponse) -> Self {
+            Self::Client(ResponseFromClient::SessionRequestPermission(payload))
+        }
+    }
+    impl ::core::convert::From<super::CreateElicitationResponse> for Response {
+        /// A `elicitation/create` payload.
+        fn from(payload: super::CreateElicitationResponse) -> Self {
+            Self::Client(ResponseFromClient::ElicitationCreate(payload))
+        }
+    }
+    #[cfg(feature = "unstable")]
+    impl ::core::convert::From<super::MessageMcpResponse> for Response {
+        /// A `mcp/message` payload.
+        fn from(payload: super::MessageMcpResponse) -> Self {
+            Self::Client(ResponseFromClient::McpMessage(payload))
+        }
+    }
     /// A JSON-RPC 2.0 message of this version, with its payload typed.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -58392,24 +59229,19 @@ pub mod rpc {
                 &super::RequestId,
             ) -> ::core::option::Option<::std::string::String>,
         ) -> ::core::result::Result<Self, DispatchError> {
-            use crate::runtime::rpc::{decode, DispatchErrorKind, RawMessage};
+            use crate::runtime::rpc::{decode, request_id, DispatchErrorKind, RawMessage};
             let raw = RawMessage::parse(text)?;
-            let invalid = |pointer: &str, message: &str| DispatchError::new(
-                DispatchErrorKind::InvalidMessage,
-                pointer,
-                message,
-            );
-            match (&raw.method, raw.id, raw.result, raw.error) {
+            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
                 (
                     ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(id_raw),
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                 ) => {
-                    let id: super::RequestId = decode(id.get())
-                        .map_err(|e| e.under("/id"))?;
+                    let id: super::RequestId = request_id(id_raw)
+                        .map_err(DispatchError::replying_to_null)?;
                     let (request, form) = Request::decode(method, raw.params)
-                        .map_err(|e| e.under("/params"))?;
+                        .map_err(|e| e.under("/params").replying_to(id_raw))?;
                     ::core::result::Result::Ok(Message::Request {
                         id,
                         request,
@@ -58431,23 +59263,25 @@ pub mod rpc {
                 }
                 (
                     ::core::option::Option::None,
-                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(id_raw),
                     ::core::option::Option::Some(result),
                     ::core::option::Option::None,
                 ) => {
-                    let id: super::RequestId = decode(id.get())
-                        .map_err(|e| e.under("/id"))?;
+                    let id: super::RequestId = request_id(id_raw)?;
                     let method = request_method(&id)
-                        .ok_or_else(|| DispatchError::new(
-                            DispatchErrorKind::UnknownRequest,
-                            "/id",
-                            "a response whose request is not known",
-                        ))?;
+                        .ok_or_else(|| {
+                            DispatchError::new(
+                                    DispatchErrorKind::UnknownRequest,
+                                    "/id",
+                                    "a response whose request is not known",
+                                )
+                                .with_id(id_raw)
+                        })?;
                     let (response, form) = Response::decode(
                             &method,
                             ::core::option::Option::Some(result),
                         )
-                        .map_err(|e| e.under("/result"))?;
+                        .map_err(|e| e.under("/result").with_id(id_raw))?;
                     ::core::result::Result::Ok(Message::Response {
                         id,
                         response,
@@ -58456,27 +59290,29 @@ pub mod rpc {
                 }
                 (
                     ::core::option::Option::None,
-                    ::core::option::Option::Some(id),
+                    ::core::option::Option::Some(id_raw),
                     ::core::option::Option::None,
                     ::core::option::Option::Some(error),
                 ) => {
-                    let id: ::core::option::Option<super::RequestId> = decode(id.get())
-                        .map_err(|e| e.under("/id"))?;
+                    let id: ::core::option::Option<super::RequestId> = request_id(
+                        id_raw,
+                    )?;
                     let error: super::Error = decode(error.get())
-                        .map_err(|e| e.under("/error"))?;
+                        .map_err(|e| e.under("/error").with_id(id_raw))?;
                     ::core::result::Result::Ok(Message::Error { id, error })
                 }
                 (::core::option::Option::None, ::core::option::Option::None, _, _) => {
                     ::core::result::Result::Err(
-                        invalid("/id", "a response without an `id`"),
+                        raw.invalid("/id", "a response without an `id`"),
                     )
                 }
                 _ => {
                     ::core::result::Result::Err(
-                        invalid(
-                            "",
-                            "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                        ),
+                        raw
+                            .invalid(
+                                "",
+                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                            ),
                     )
                 }
             }
@@ -58544,6 +59380,85 @@ pub mod rpc {
             }
             ::core::result::Result::Ok(::serde_json::Value::Object(map))
         }
+        /// A request with the usual `params` form (an object).
+        ///
+        /// `request` is the payload (`PromptRequest`), a side's enum
+        /// (`RequestToAgent`) or a `Request`.
+        pub fn request(
+            id: impl ::core::convert::Into<super::RequestId>,
+            request: impl ::core::convert::Into<Request>,
+        ) -> Self {
+            Message::Request {
+                id: id.into(),
+                request: request.into(),
+                form: ParamsForm::Object,
+            }
+        }
+        /// A notification with the usual `params` form (an object).
+        pub fn notification(
+            notification: impl ::core::convert::Into<Notification>,
+        ) -> Self {
+            Message::Notification {
+                notification: notification.into(),
+                form: ParamsForm::Object,
+            }
+        }
+        /// A success response with the usual `result` form (an object).
+        pub fn response(
+            id: impl ::core::convert::Into<super::RequestId>,
+            response: impl ::core::convert::Into<Response>,
+        ) -> Self {
+            Message::Response {
+                id: id.into(),
+                response: response.into(),
+                form: ParamsForm::Object,
+            }
+        }
+        /// An error response; `None` is the `null` id (the request's id could not be read).
+        pub fn error(
+            id: impl ::core::convert::Into<::core::option::Option<super::RequestId>>,
+            error: super::Error,
+        ) -> Self {
+            Message::Error {
+                id: id.into(),
+                error,
+            }
+        }
+        /// The message with `params` (or `result`) written in `form`: an
+        /// empty payload can go out as `null` or be omitted. No effect on
+        /// an error response.
+        #[must_use]
+        pub fn with_form(mut self, form: ParamsForm) -> Self {
+            match &mut self {
+                Message::Request { form: f, .. }
+                | Message::Notification { form: f, .. }
+                | Message::Response { form: f, .. } => *f = form,
+                Message::Error { .. } => {}
+            }
+            self
+        }
+        /// The error response JSON-RPC asks for when a line could not be
+        /// decoded: `None` when the line was a notification or a response
+        /// (never answered); otherwise an error with
+        /// [`DispatchError::code`] (`-32601` unknown method, `-32602`
+        /// invalid params, `-32600` invalid request, `-32700` not JSON),
+        /// the error's text as `message`, its JSON pointer in
+        /// `data.pointer`, and the request's id (`null` when it could not
+        /// be read).
+        pub fn error_reply(error: &DispatchError) -> ::core::option::Option<Self> {
+            let id_json = error.reply_id_json()?;
+            let id: ::core::option::Option<super::RequestId> = ::serde_json::from_str(
+                    id_json,
+                )
+                .ok()
+                .flatten();
+            let object: super::Error = ::serde_json::from_value(error.error_object())
+                .ok()?;
+            ::core::option::Option::Some(Message::Error {
+                id,
+                error: object,
+            })
+        }
         /// The id of a request or response.
         pub fn id(&self) -> ::core::option::Option<&super::RequestId> {
             match self {
@@ -58563,6 +59478,683 @@ pub mod rpc {
             self.to_value()
                 .map_err(<S::Error as ::serde::ser::Error>::custom)?
                 .serialize(serializer)
+        }
+    }
+    /** The agent's end of a connection, without IO.
+
+It allocates the ids of the requests the agent sends ([`AgentPeer::request`]), remembers each
+until it is answered so that the answer decodes as the right type, remembers the requests
+the agent receives until [`AgentPeer::respond`] answers them, and turns every line the client
+sends into an [`AgentEvent`]. It never reads or writes: the caller moves the lines (one JSON
+text per line on stdio), so the same peer works in blocking and async code.
+
+Bad input never panics and never disturbs the pending requests: a line that is not
+JSON-RPC, a method the agent does not handle, malformed params, an answer to an unknown id
+or a request reusing an id still in flight is an [`AgentEvent::Invalid`] naming the problem,
+with the error reply to send when JSON-RPC asks for one.*/
+    #[derive(Debug, Clone, Default)]
+    pub struct AgentPeer {
+        next_id: i64,
+        /// Requests sent and not yet answered: id -> method.
+        sent: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        /// Requests received and not yet answered: id -> method.
+        received: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+    }
+    /// What one line from the client means to the agent ([`AgentPeer::receive`]).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum AgentEvent {
+        /// A request for the agent; answer it with [`AgentPeer::respond`] or [`AgentPeer::respond_error`].
+        Request {
+            /// The id to answer.
+            id: super::RequestId,
+            /// The typed params.
+            request: RequestToAgent,
+        },
+        /// A notification for this side.
+        Notification(NotificationToAgent),
+        /// A notification either side handles (`$/cancel_request`).
+        AnySide(NotificationToAnySide),
+        /// The answer to a request this side sent.
+        Response {
+            /// The id of the request.
+            id: super::RequestId,
+            /// The typed result (decoded by the request's method).
+            response: ResponseFromClient,
+        },
+        /// An error answer: to a request this side sent (`method` names
+        /// it), or with the `null` id (`id` and `method` are `None`): the
+        /// other side could not read something this side sent.
+        Error {
+            /// The id of the request.
+            id: ::core::option::Option<super::RequestId>,
+            /// The method of the request.
+            method: ::core::option::Option<::std::string::String>,
+            /// The error.
+            error: super::Error,
+        },
+        /// A line that could not be used, and the error response to send
+        /// when JSON-RPC asks for one (the line was a request, or not a
+        /// message at all). A malformed answer to a pending request ends
+        /// that request: the error names its id
+        /// ([`DispatchError::request_id`]).
+        Invalid {
+            /// What was wrong, with the JSON pointer.
+            error: DispatchError,
+            /// The reply to send, if any.
+            reply: ::core::option::Option<Message>,
+        },
+    }
+    impl AgentPeer {
+        /// A peer with nothing pending; its first request gets id 0.
+        pub fn new() -> Self {
+            Self::default()
+        }
+        /** A request to the client: allocates its id (integers counting up from 0, skipping ids still
+ pending) and remembers it until [`AgentPeer::receive`] sees the answer. Returns the id and the
+ message to send.*/
+        pub fn request(
+            &mut self,
+            request: impl ::core::convert::Into<RequestToClient>,
+        ) -> (super::RequestId, Message) {
+            let request = request.into();
+            let id = loop {
+                let id = super::RequestId::from(self.next_id);
+                self.next_id = self.next_id.wrapping_add(1);
+                if !self.sent.contains_key(&id) {
+                    break id;
+                }
+            };
+            self.sent.insert(id.clone(), request.method().to_owned());
+            (id.clone(), Message::request(id, request))
+        }
+        /// A notification to the client.
+        pub fn notify(
+            &self,
+            notification: impl ::core::convert::Into<NotificationToClient>,
+        ) -> Message {
+            Message::notification(notification.into())
+        }
+        /// A notification either side handles (`$/cancel_request`).
+        pub fn notify_any(
+            &self,
+            notification: impl ::core::convert::Into<NotificationToAnySide>,
+        ) -> Message {
+            Message::notification(notification.into())
+        }
+        /// Answers a request received with [`Self::receive`]. Fails, and
+        /// changes nothing, when no request with `id` is waiting for an
+        /// answer ([`DispatchErrorKind::UnknownRequest`]) or `response`
+        /// is the answer to another method ([`DispatchErrorKind::ResponseMismatch`]).
+        pub fn respond(
+            &mut self,
+            id: super::RequestId,
+            response: impl ::core::convert::Into<ResponseFromAgent>,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            let response = response.into();
+            let method = self.waiting(&id)?;
+            if method != response.method() {
+                return ::core::result::Result::Err(
+                    DispatchError::new(
+                        DispatchErrorKind::ResponseMismatch,
+                        "",
+                        ::std::format!(
+                            "request {} is `{method}`; this answers `{}`", Self::show(&
+                            id), response.method()
+                        ),
+                    ),
+                );
+            }
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::response(id, response))
+        }
+        /// Answers a request received with [`Self::receive`] with an
+        /// error. Fails, and changes nothing, when no request with `id`
+        /// is waiting for an answer.
+        pub fn respond_error(
+            &mut self,
+            id: super::RequestId,
+            error: super::Error,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            self.waiting(&id)?;
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::error(id, error))
+        }
+        /// The requests this side sent that are waiting for an answer, with their methods.
+        pub fn pending(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.sent.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// The requests this side received and has not answered, with their methods.
+        pub fn unanswered(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.received.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// Stops waiting for the answer to a request this side sent (after
+        /// a timeout, say); a late answer is then an
+        /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
+        pub fn forget(
+            &mut self,
+            id: &super::RequestId,
+        ) -> ::core::option::Option<::std::string::String> {
+            self.sent.remove(id)
+        }
+        /// What one line from the other side means. Never panics; bad
+        /// input is an `Invalid` event and leaves every pending request as it was.
+        pub fn receive(&mut self, line: &str) -> AgentEvent {
+            use crate::runtime::rpc::{decode, request_id, RawMessage};
+            let raw = match RawMessage::parse(line) {
+                ::core::result::Result::Ok(raw) => raw,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => {
+                            return Self::invalid(e.replying_to_null());
+                        }
+                    };
+                    if let ::core::option::Option::Some(first) = self.received.get(&id) {
+                        let message = ::std::format!(
+                            "request id {} is already in use by an unanswered `{first}` request",
+                            Self::show(& id)
+                        );
+                        return Self::invalid(
+                            DispatchError::new(
+                                    DispatchErrorKind::DuplicateId,
+                                    "/id",
+                                    message,
+                                )
+                                .with_id(id_raw),
+                        );
+                    }
+                    match RequestToAgent::decode(method, raw.params) {
+                        ::core::result::Result::Ok((request, _)) => {
+                            self.received.insert(id.clone(), method.to_owned());
+                            AgentEvent::Request { id, request }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params").replying_to(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    if NotificationToAnySide::METHODS.contains(&method) {
+                        return match NotificationToAnySide::decode(method, raw.params) {
+                            ::core::result::Result::Ok((n, _)) => AgentEvent::AnySide(n),
+                            ::core::result::Result::Err(e) => {
+                                Self::invalid(e.under("/params"))
+                            }
+                        };
+                    }
+                    match NotificationToAgent::decode(method, raw.params) {
+                        ::core::result::Result::Ok((n, _)) => AgentEvent::Notification(n),
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params"))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::Some(result),
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    let ::core::option::Option::Some(method) = self.sent.get(&id) else {
+                        return Self::invalid(Self::unknown(&id, id_raw));
+                    };
+                    let decoded = ResponseFromClient::decode(
+                        method,
+                        ::core::option::Option::Some(result),
+                    );
+                    self.sent.remove(&id);
+                    match decoded {
+                        ::core::result::Result::Ok((response, _)) => {
+                            AgentEvent::Response {
+                                id,
+                                response,
+                            }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/result").with_id(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(error),
+                ) => {
+                    let id: ::core::option::Option<super::RequestId> = match request_id(
+                        id_raw,
+                    ) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    if let ::core::option::Option::Some(id) = &id {
+                        if !self.sent.contains_key(id) {
+                            return Self::invalid(Self::unknown(id, id_raw));
+                        }
+                    }
+                    let error: super::Error = match decode(error.get()) {
+                        ::core::result::Result::Ok(error) => error,
+                        ::core::result::Result::Err(e) => {
+                            if let ::core::option::Option::Some(id) = &id {
+                                self.sent.remove(id);
+                            }
+                            return Self::invalid(e.under("/error").with_id(id_raw));
+                        }
+                    };
+                    let method = id.as_ref().and_then(|id| self.sent.remove(id));
+                    AgentEvent::Error {
+                        id,
+                        method,
+                        error,
+                    }
+                }
+                _ => {
+                    Self::invalid(
+                        raw
+                            .invalid(
+                                "",
+                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                            ),
+                    )
+                }
+            }
+        }
+        fn invalid(error: DispatchError) -> AgentEvent {
+            let reply = Message::error_reply(&error);
+            AgentEvent::Invalid {
+                error,
+                reply,
+            }
+        }
+        fn unknown(
+            id: &super::RequestId,
+            id_raw: &::serde_json::value::RawValue,
+        ) -> DispatchError {
+            let message = ::std::format!(
+                "an answer to request {}, which is not waiting for one", Self::show(id)
+            );
+            DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
+                .with_id(id_raw)
+        }
+        fn waiting(
+            &self,
+            id: &super::RequestId,
+        ) -> ::core::result::Result<&str, DispatchError> {
+            self.received
+                .get(id)
+                .map(::std::string::String::as_str)
+                .ok_or_else(|| {
+                    let message = ::std::format!(
+                        "no request {} is waiting for an answer", Self::show(id)
+                    );
+                    DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
+                })
+        }
+        fn show(id: &super::RequestId) -> ::std::string::String {
+            ::serde_json::to_string(id).unwrap_or_default()
+        }
+    }
+    /** The client's end of a connection, without IO.
+
+It allocates the ids of the requests the client sends ([`ClientPeer::request`]), remembers each
+until it is answered so that the answer decodes as the right type, remembers the requests
+the client receives until [`ClientPeer::respond`] answers them, and turns every line the agent
+sends into an [`ClientEvent`]. It never reads or writes: the caller moves the lines (one JSON
+text per line on stdio), so the same peer works in blocking and async code.
+
+Bad input never panics and never disturbs the pending requests: a line that is not
+JSON-RPC, a method the client does not handle, malformed params, an answer to an unknown id
+or a request reusing an id still in flight is an [`ClientEvent::Invalid`] naming the problem,
+with the error reply to send when JSON-RPC asks for one.*/
+    #[derive(Debug, Clone, Default)]
+    pub struct ClientPeer {
+        next_id: i64,
+        /// Requests sent and not yet answered: id -> method.
+        sent: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        /// Requests received and not yet answered: id -> method.
+        received: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+    }
+    /// What one line from the agent means to the client ([`ClientPeer::receive`]).
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum ClientEvent {
+        /// A request for the client; answer it with [`ClientPeer::respond`] or [`ClientPeer::respond_error`].
+        Request {
+            /// The id to answer.
+            id: super::RequestId,
+            /// The typed params.
+            request: RequestToClient,
+        },
+        /// A notification for this side.
+        Notification(NotificationToClient),
+        /// A notification either side handles (`$/cancel_request`).
+        AnySide(NotificationToAnySide),
+        /// The answer to a request this side sent.
+        Response {
+            /// The id of the request.
+            id: super::RequestId,
+            /// The typed result (decoded by the request's method).
+            response: ResponseFromAgent,
+        },
+        /// An error answer: to a request this side sent (`method` names
+        /// it), or with the `null` id (`id` and `method` are `None`): the
+        /// other side could not read something this side sent.
+        Error {
+            /// The id of the request.
+            id: ::core::option::Option<super::RequestId>,
+            /// The method of the request.
+            method: ::core::option::Option<::std::string::String>,
+            /// The error.
+            error: super::Error,
+        },
+        /// A line that could not be used, and the error response to send
+        /// when JSON-RPC asks for one (the line was a request, or not a
+        /// message at all). A malformed answer to a pending request ends
+        /// that request: the error names its id
+        /// ([`DispatchError::request_id`]).
+        Invalid {
+            /// What was wrong, with the JSON pointer.
+            error: DispatchError,
+            /// The reply to send, if any.
+            reply: ::core::option::Option<Message>,
+        },
+    }
+    impl ClientPeer {
+        /// A peer with nothing pending; its first request gets id 0.
+        pub fn new() -> Self {
+            Self::default()
+        }
+        /** A request to the agent: allocates its id (integers counting up from 0, skipping ids still
+ pending) and remembers it until [`ClientPeer::receive`] sees the answer. Returns the id and the
+ message to send.*/
+        pub fn request(
+            &mut self,
+            request: impl ::core::convert::Into<RequestToAgent>,
+        ) -> (super::RequestId, Message) {
+            let request = request.into();
+            let id = loop {
+                let id = super::RequestId::from(self.next_id);
+                self.next_id = self.next_id.wrapping_add(1);
+                if !self.sent.contains_key(&id) {
+                    break id;
+                }
+            };
+            self.sent.insert(id.clone(), request.method().to_owned());
+            (id.clone(), Message::request(id, request))
+        }
+        /// A notification to the agent.
+        pub fn notify(
+            &self,
+            notification: impl ::core::convert::Into<NotificationToAgent>,
+        ) -> Message {
+            Message::notification(notification.into())
+        }
+        /// A notification either side handles (`$/cancel_request`).
+        pub fn notify_any(
+            &self,
+            notification: impl ::core::convert::Into<NotificationToAnySide>,
+        ) -> Message {
+            Message::notification(notification.into())
+        }
+        /// Answers a request received with [`Self::receive`]. Fails, and
+        /// changes nothing, when no request with `id` is waiting for an
+        /// answer ([`DispatchErrorKind::UnknownRequest`]) or `response`
+        /// is the answer to another method ([`DispatchErrorKind::ResponseMismatch`]).
+        pub fn respond(
+            &mut self,
+            id: super::RequestId,
+            response: impl ::core::convert::Into<ResponseFromClient>,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            let response = response.into();
+            let method = self.waiting(&id)?;
+            if method != response.method() {
+                return ::core::result::Result::Err(
+                    DispatchError::new(
+                        DispatchErrorKind::ResponseMismatch,
+                        "",
+                        ::std::format!(
+                            "request {} is `{method}`; this answers `{}`", Self::show(&
+                            id), response.method()
+                        ),
+                    ),
+                );
+            }
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::response(id, response))
+        }
+        /// Answers a request received with [`Self::receive`] with an
+        /// error. Fails, and changes nothing, when no request with `id`
+        /// is waiting for an answer.
+        pub fn respond_error(
+            &mut self,
+            id: super::RequestId,
+            error: super::Error,
+        ) -> ::core::result::Result<Message, DispatchError> {
+            self.waiting(&id)?;
+            self.received.remove(&id);
+            ::core::result::Result::Ok(Message::error(id, error))
+        }
+        /// The requests this side sent that are waiting for an answer, with their methods.
+        pub fn pending(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.sent.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// The requests this side received and has not answered, with their methods.
+        pub fn unanswered(
+            &self,
+        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+            self.received.iter().map(|(id, m)| (id, m.as_str()))
+        }
+        /// Stops waiting for the answer to a request this side sent (after
+        /// a timeout, say); a late answer is then an
+        /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
+        pub fn forget(
+            &mut self,
+            id: &super::RequestId,
+        ) -> ::core::option::Option<::std::string::String> {
+            self.sent.remove(id)
+        }
+        /// What one line from the other side means. Never panics; bad
+        /// input is an `Invalid` event and leaves every pending request as it was.
+        pub fn receive(&mut self, line: &str) -> ClientEvent {
+            use crate::runtime::rpc::{decode, request_id, RawMessage};
+            let raw = match RawMessage::parse(line) {
+                ::core::result::Result::Ok(raw) => raw,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => {
+                            return Self::invalid(e.replying_to_null());
+                        }
+                    };
+                    if let ::core::option::Option::Some(first) = self.received.get(&id) {
+                        let message = ::std::format!(
+                            "request id {} is already in use by an unanswered `{first}` request",
+                            Self::show(& id)
+                        );
+                        return Self::invalid(
+                            DispatchError::new(
+                                    DispatchErrorKind::DuplicateId,
+                                    "/id",
+                                    message,
+                                )
+                                .with_id(id_raw),
+                        );
+                    }
+                    match RequestToClient::decode(method, raw.params) {
+                        ::core::result::Result::Ok((request, _)) => {
+                            self.received.insert(id.clone(), method.to_owned());
+                            ClientEvent::Request {
+                                id,
+                                request,
+                            }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params").replying_to(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::Some(method),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ) => {
+                    if NotificationToAnySide::METHODS.contains(&method) {
+                        return match NotificationToAnySide::decode(method, raw.params) {
+                            ::core::result::Result::Ok((n, _)) => ClientEvent::AnySide(n),
+                            ::core::result::Result::Err(e) => {
+                                Self::invalid(e.under("/params"))
+                            }
+                        };
+                    }
+                    match NotificationToClient::decode(method, raw.params) {
+                        ::core::result::Result::Ok((n, _)) => {
+                            ClientEvent::Notification(n)
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/params"))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::Some(result),
+                    ::core::option::Option::None,
+                ) => {
+                    let id: super::RequestId = match request_id(id_raw) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    let ::core::option::Option::Some(method) = self.sent.get(&id) else {
+                        return Self::invalid(Self::unknown(&id, id_raw));
+                    };
+                    let decoded = ResponseFromAgent::decode(
+                        method,
+                        ::core::option::Option::Some(result),
+                    );
+                    self.sent.remove(&id);
+                    match decoded {
+                        ::core::result::Result::Ok((response, _)) => {
+                            ClientEvent::Response {
+                                id,
+                                response,
+                            }
+                        }
+                        ::core::result::Result::Err(e) => {
+                            Self::invalid(e.under("/result").with_id(id_raw))
+                        }
+                    }
+                }
+                (
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(id_raw),
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(error),
+                ) => {
+                    let id: ::core::option::Option<super::RequestId> = match request_id(
+                        id_raw,
+                    ) {
+                        ::core::result::Result::Ok(id) => id,
+                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    };
+                    if let ::core::option::Option::Some(id) = &id {
+                        if !self.sent.contains_key(id) {
+                            return Self::invalid(Self::unknown(id, id_raw));
+                        }
+                    }
+                    let error: super::Error = match decode(error.get()) {
+                        ::core::result::Result::Ok(error) => error,
+                        ::core::result::Result::Err(e) => {
+                            if let ::core::option::Option::Some(id) = &id {
+                                self.sent.remove(id);
+                            }
+                            return Self::invalid(e.under("/error").with_id(id_raw));
+                        }
+                    };
+                    let method = id.as_ref().and_then(|id| self.sent.remove(id));
+                    ClientEvent::Error {
+                        id,
+                        method,
+                        error,
+                    }
+                }
+                _ => {
+                    Self::invalid(
+                        raw
+                            .invalid(
+                                "",
+                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
+                            ),
+                    )
+                }
+            }
+        }
+        fn invalid(error: DispatchError) -> ClientEvent {
+            let reply = Message::error_reply(&error);
+            ClientEvent::Invalid {
+                error,
+                reply,
+            }
+        }
+        fn unknown(
+            id: &super::RequestId,
+            id_raw: &::serde_json::value::RawValue,
+        ) -> DispatchError {
+            let message = ::std::format!(
+                "an answer to request {}, which is not waiting for one", Self::show(id)
+            );
+            DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
+                .with_id(id_raw)
+        }
+        fn waiting(
+            &self,
+            id: &super::RequestId,
+        ) -> ::core::result::Result<&str, DispatchError> {
+            self.received
+                .get(id)
+                .map(::std::string::String::as_str)
+                .ok_or_else(|| {
+                    let message = ::std::format!(
+                        "no request {} is waiting for an answer", Self::show(id)
+                    );
+                    DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
+                })
+        }
+        fn show(id: &super::RequestId) -> ::std::string::String {
+            ::serde_json::to_string(id).unwrap_or_default()
         }
     }
 }

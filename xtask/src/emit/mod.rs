@@ -41,7 +41,7 @@ pub struct Emitter {
 /// integer enums and newtypes, and newtypes, aliases and closed unions made of
 /// those, strings, integers, booleans, lists and maps of them. Numbers
 /// (`f64`), any JSON and objects (which keep unknown properties) have none.
-fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
+pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
     fn ty(t: &Type, set: &std::collections::BTreeSet<String>) -> bool {
         match t {
             Type::String { .. } | Type::Base64 | Type::Integer { .. } | Type::Boolean | Type::Null => true,

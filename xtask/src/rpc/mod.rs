@@ -15,6 +15,11 @@ use quote::{format_ident, quote};
 use crate::emit::Gate;
 use crate::model::{Def, Kind, MethodKind, Side};
 
+mod peer;
+
+/// The definitions of one build (stable, unstable) by schema name.
+type Build<'a> = BTreeMap<&'a str, &'a Def>;
+
 /// One method payload known to the module.
 struct Entry<'a> {
     def: &'a Def,
@@ -58,15 +63,42 @@ pub const FIXED_NAMES: &[&str] = &[
 /// Every item name the `rpc` module of these definitions declares.
 pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
     let mut out: Vec<String> = FIXED_NAMES.iter().map(|n| (*n).to_owned()).collect();
-    for (d, _) in defs {
-        if let Some(m) = &d.method {
-            let name = enum_name(m.side, m.kind);
-            if !out.contains(&name) {
-                out.push(name);
-            }
+    let groups = groups(defs);
+    for (side, kind) in groups.keys() {
+        let name = enum_name(*side, *kind);
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    if peer::supported(defs) {
+        for side in peer::SIDES {
+            out.extend(peer::item_names(side));
         }
     }
     out
+}
+
+/// The method payloads by handling side and kind. When the module has peers,
+/// every agent and client group exists (an empty one holds only extensions).
+fn groups<'a>(defs: &[(&'a Def, Gate)]) -> BTreeMap<(Side, MethodKind), Vec<Entry<'a>>> {
+    let mut groups: BTreeMap<(Side, MethodKind), Vec<Entry>> = BTreeMap::new();
+    for (def, gate) in defs {
+        let Some(m) = &def.method else { continue };
+        groups.entry((m.side, m.kind)).or_default().push(Entry {
+            def,
+            gate: *gate,
+            method: m.name.clone(),
+            variant: variant_name(&m.name),
+        });
+    }
+    if peer::supported(defs) {
+        for side in peer::SIDES {
+            for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
+                groups.entry((side, kind)).or_default();
+            }
+        }
+    }
+    groups
 }
 
 fn kind_name(kind: MethodKind) -> &'static str {
@@ -101,6 +133,67 @@ fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>, rt: &TokenStream) -> TokenSt
     }
 }
 
+/// The definition a payload stands for in one build: aliases followed.
+fn resolve<'a>(def: &'a Def, build: &Build<'a>) -> &'a Def {
+    let mut d = def;
+    while let Kind::Alias(target) = &d.kind {
+        match build.get(target.as_str()) {
+            Some(t) => d = t,
+            None => break,
+        }
+    }
+    d
+}
+
+/// For each entry, whether `From<payload>` may be generated into an enum
+/// holding all of `entries`: in every build that has the entry, no other
+/// entry of that build has the same payload type (aliases followed). Any-JSON
+/// payloads get none (a `From<Value>` would be a guess).
+fn unique_payloads(entries: &[&Entry], (stable, unstable): (&Build, &Build)) -> Vec<bool> {
+    let key = |e: &Entry, build: &Build| -> Option<String> {
+        let d = resolve(e.def, build);
+        (!matches!(d.kind, Kind::Any)).then(|| d.rust_name.clone())
+    };
+    entries
+        .iter()
+        .map(|e| {
+            [(false, stable), (true, unstable)].iter().filter(|(u, _)| e.gate.in_build(*u)).all(|(u, build)| {
+                let Some(k) = key(e, build) else { return false };
+                entries.iter().filter(|o| o.gate.in_build(*u) && key(o, build).as_deref() == Some(k.as_str())).count()
+                    == 1
+            })
+        })
+        .collect()
+}
+
+/// `From<payload>` into `target` for every entry whose payload is unique
+/// there; `wrap` turns the entry's variant into the target's value.
+fn payload_conversions(
+    target: &Ident,
+    entries: &[&Entry],
+    builds: (&Build, &Build),
+    wrap: impl Fn(&Entry) -> TokenStream,
+) -> Vec<TokenStream> {
+    let unique = unique_payloads(entries, builds);
+    entries
+        .iter()
+        .zip(unique)
+        .filter(|(_, u)| *u)
+        .map(|(e, _)| {
+            let (cfg, ty) = (e.gate.cfg(), Ident::new(&e.def.rust_name, Span::call_site()));
+            let value = wrap(e);
+            let doc = format!(" A `{}` payload.", e.method);
+            quote! {
+                #cfg
+                impl ::core::convert::From<super::#ty> for #target {
+                    #[doc = #doc]
+                    fn from(payload: super::#ty) -> Self { #value }
+                }
+            }
+        })
+        .collect()
+}
+
 /// The `rpc` module for one version. `defs` are the version's top-level
 /// definitions with the gate each is emitted under.
 ///
@@ -115,25 +208,24 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
         defs.iter().filter(|(_, g)| g.in_build(unstable)).map(|(d, _)| (d.name.as_str(), *d)).collect()
     };
     let (stable_defs, unstable_defs) = (in_schema(false), in_schema(true));
-    let mut groups: BTreeMap<(Side, MethodKind), Vec<Entry>> = BTreeMap::new();
-    for (def, gate) in defs {
-        let Some(m) = &def.method else { continue };
-        groups.entry((m.side, m.kind)).or_default().push(Entry {
-            def,
-            gate: *gate,
-            method: m.name.clone(),
-            variant: variant_name(&m.name),
-        });
-    }
+    let builds = (&stable_defs, &unstable_defs);
+    let groups = groups(defs);
     let mut items = Vec::new();
     for ((side, kind), entries) in &groups {
-        items.push(side_enum(*side, *kind, entries, (&stable_defs, &unstable_defs), rt));
+        items.push(side_enum(*side, *kind, entries, builds, rt));
     }
     for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
-        let sides: Vec<Side> = groups.keys().filter(|(_, k)| *k == kind).map(|(s, _)| *s).collect();
-        items.push(version_enum(kind, &sides, rt));
+        let sides: Vec<(Side, &[Entry])> =
+            groups.iter().filter(|((_, k), _)| *k == kind).map(|((s, _), e)| (*s, e.as_slice())).collect();
+        items.push(version_enum(kind, &sides, builds, rt));
     }
     items.push(message(rt));
+    if peer::supported(defs) {
+        let any_side = groups.contains_key(&(Side::Protocol, MethodKind::Notification));
+        for side in peer::SIDES {
+            items.push(peer::peer(side, any_side, rt));
+        }
+    }
     quote! {
         /// Typed JSON-RPC dispatch for this version, generated from `x-method` and `x-side`.
         ///
@@ -155,9 +247,10 @@ fn side_enum(
     side: Side,
     kind: MethodKind,
     entries: &[Entry],
-    (stable, unstable): (&BTreeMap<&str, &Def>, &BTreeMap<&str, &Def>),
+    builds: (&Build, &Build),
     rt: &TokenStream,
 ) -> TokenStream {
+    let (stable, unstable) = builds;
     let name = format_ident!("{}", enum_name(side, kind));
     let side_variant = format_ident!("{}", side_name(side));
     let kind_lower = kind_name(kind).to_lowercase();
@@ -186,6 +279,11 @@ fn side_enum(
         _ => (quote!(method), "its method"),
     };
     let decode_doc = format!(" Decodes a {kind_lower} payload from {arg_doc} and the raw JSON (`None` when omitted).");
+    let all: Vec<&Entry> = entries.iter().collect();
+    let conversions = payload_conversions(&name, &all, builds, |e| {
+        let v = &e.variant;
+        quote!(Self::#v(payload))
+    });
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -232,10 +330,13 @@ fn side_enum(
                 }
             }
         }
+
+        #(#conversions)*
     }
 }
 
-fn version_enum(kind: MethodKind, sides: &[Side], rt: &TokenStream) -> TokenStream {
+fn version_enum(kind: MethodKind, groups: &[(Side, &[Entry])], builds: (&Build, &Build), rt: &TokenStream) -> TokenStream {
+    let sides: Vec<Side> = groups.iter().map(|(s, _)| *s).collect();
     let name = format_ident!("{}", kind_name(kind));
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" Any {kind_lower} of this version, whichever side handles it.");
@@ -246,6 +347,20 @@ fn version_enum(kind: MethodKind, sides: &[Side], rt: &TokenStream) -> TokenStre
         MethodKind::Response => quote!(request_method),
         _ => quote!(method),
     };
+    let entries: Vec<&Entry> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
+    let side_of = |e: &Entry| -> Ident {
+        let s = e.def.method.as_ref().map(|m| m.side).unwrap_or(Side::Protocol);
+        format_ident!("{}", side_name(s))
+    };
+    let inner_of = |e: &Entry| -> Ident {
+        let m = e.def.method.as_ref().expect("an entry is a method payload");
+        format_ident!("{}", enum_name(m.side, m.kind))
+    };
+    let conversions = payload_conversions(&name, &entries, builds, |e| {
+        let (side, inner, v) = (side_of(e), inner_of(e), &e.variant);
+        quote!(Self::#side(#inner::#v(payload)))
+    });
+    let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -299,6 +414,15 @@ fn version_enum(kind: MethodKind, sides: &[Side], rt: &TokenStream) -> TokenStre
                 }
             }
         }
+
+        #(
+            impl ::core::convert::From<#inner> for #name {
+                #[doc = #side_docs]
+                fn from(value: #inner) -> Self { Self::#variants(value) }
+            }
+        )*
+
+        #(#conversions)*
     }
 }
 
@@ -349,34 +473,33 @@ fn message(rt: &TokenStream) -> TokenStream {
                 text: &str,
                 request_method: impl ::core::ops::FnOnce(&super::RequestId) -> ::core::option::Option<::std::string::String>,
             ) -> ::core::result::Result<Self, DispatchError> {
-                use #rt::rpc::{decode, DispatchErrorKind, RawMessage};
+                use #rt::rpc::{decode, request_id, DispatchErrorKind, RawMessage};
                 let raw = RawMessage::parse(text)?;
-                let invalid = |pointer: &str, message: &str| DispatchError::new(DispatchErrorKind::InvalidMessage, pointer, message);
-                match (&raw.method, raw.id, raw.result, raw.error) {
-                    (::core::option::Option::Some(method), ::core::option::Option::Some(id), ::core::option::Option::None, ::core::option::Option::None) => {
-                        let id: super::RequestId = decode(id.get()).map_err(|e| e.under("/id"))?;
-                        let (request, form) = Request::decode(method, raw.params).map_err(|e| e.under("/params"))?;
+                match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
+                    (::core::option::Option::Some(method), ::core::option::Option::Some(id_raw), ::core::option::Option::None, ::core::option::Option::None) => {
+                        let id: super::RequestId = request_id(id_raw).map_err(DispatchError::replying_to_null)?;
+                        let (request, form) = Request::decode(method, raw.params).map_err(|e| e.under("/params").replying_to(id_raw))?;
                         ::core::result::Result::Ok(Message::Request { id, request, form })
                     }
                     (::core::option::Option::Some(method), ::core::option::Option::None, ::core::option::Option::None, ::core::option::Option::None) => {
                         let (notification, form) = Notification::decode(method, raw.params).map_err(|e| e.under("/params"))?;
                         ::core::result::Result::Ok(Message::Notification { notification, form })
                     }
-                    (::core::option::Option::None, ::core::option::Option::Some(id), ::core::option::Option::Some(result), ::core::option::Option::None) => {
-                        let id: super::RequestId = decode(id.get()).map_err(|e| e.under("/id"))?;
+                    (::core::option::Option::None, ::core::option::Option::Some(id_raw), ::core::option::Option::Some(result), ::core::option::Option::None) => {
+                        let id: super::RequestId = request_id(id_raw)?;
                         let method = request_method(&id).ok_or_else(|| DispatchError::new(
                             DispatchErrorKind::UnknownRequest, "/id", "a response whose request is not known",
-                        ))?;
-                        let (response, form) = Response::decode(&method, ::core::option::Option::Some(result)).map_err(|e| e.under("/result"))?;
+                        ).with_id(id_raw))?;
+                        let (response, form) = Response::decode(&method, ::core::option::Option::Some(result)).map_err(|e| e.under("/result").with_id(id_raw))?;
                         ::core::result::Result::Ok(Message::Response { id, response, form })
                     }
-                    (::core::option::Option::None, ::core::option::Option::Some(id), ::core::option::Option::None, ::core::option::Option::Some(error)) => {
-                        let id: ::core::option::Option<super::RequestId> = decode(id.get()).map_err(|e| e.under("/id"))?;
-                        let error: super::Error = decode(error.get()).map_err(|e| e.under("/error"))?;
+                    (::core::option::Option::None, ::core::option::Option::Some(id_raw), ::core::option::Option::None, ::core::option::Option::Some(error)) => {
+                        let id: ::core::option::Option<super::RequestId> = request_id(id_raw)?;
+                        let error: super::Error = decode(error.get()).map_err(|e| e.under("/error").with_id(id_raw))?;
                         ::core::result::Result::Ok(Message::Error { id, error })
                     }
-                    (::core::option::Option::None, ::core::option::Option::None, _, _) => ::core::result::Result::Err(invalid("/id", "a response without an `id`")),
-                    _ => ::core::result::Result::Err(invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`")),
+                    (::core::option::Option::None, ::core::option::Option::None, _, _) => ::core::result::Result::Err(raw.invalid("/id", "a response without an `id`")),
+                    _ => ::core::result::Result::Err(raw.invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`")),
                 }
             }
 
@@ -420,6 +543,56 @@ fn message(rt: &TokenStream) -> TokenStream {
                     }
                 }
                 ::core::result::Result::Ok(::serde_json::Value::Object(map))
+            }
+
+            /// A request with the usual `params` form (an object).
+            ///
+            /// `request` is the payload (`PromptRequest`), a side's enum
+            /// (`RequestToAgent`) or a `Request`.
+            pub fn request(id: impl ::core::convert::Into<super::RequestId>, request: impl ::core::convert::Into<Request>) -> Self {
+                Message::Request { id: id.into(), request: request.into(), form: ParamsForm::Object }
+            }
+
+            /// A notification with the usual `params` form (an object).
+            pub fn notification(notification: impl ::core::convert::Into<Notification>) -> Self {
+                Message::Notification { notification: notification.into(), form: ParamsForm::Object }
+            }
+
+            /// A success response with the usual `result` form (an object).
+            pub fn response(id: impl ::core::convert::Into<super::RequestId>, response: impl ::core::convert::Into<Response>) -> Self {
+                Message::Response { id: id.into(), response: response.into(), form: ParamsForm::Object }
+            }
+
+            /// An error response; `None` is the `null` id (the request's id could not be read).
+            pub fn error(id: impl ::core::convert::Into<::core::option::Option<super::RequestId>>, error: super::Error) -> Self {
+                Message::Error { id: id.into(), error }
+            }
+
+            /// The message with `params` (or `result`) written in `form`: an
+            /// empty payload can go out as `null` or be omitted. No effect on
+            /// an error response.
+            #[must_use]
+            pub fn with_form(mut self, form: ParamsForm) -> Self {
+                match &mut self {
+                    Message::Request { form: f, .. } | Message::Notification { form: f, .. } | Message::Response { form: f, .. } => *f = form,
+                    Message::Error { .. } => {}
+                }
+                self
+            }
+
+            /// The error response JSON-RPC asks for when a line could not be
+            /// decoded: `None` when the line was a notification or a response
+            /// (never answered); otherwise an error with
+            /// [`DispatchError::code`] (`-32601` unknown method, `-32602`
+            /// invalid params, `-32600` invalid request, `-32700` not JSON),
+            /// the error's text as `message`, its JSON pointer in
+            /// `data.pointer`, and the request's id (`null` when it could not
+            /// be read).
+            pub fn error_reply(error: &DispatchError) -> ::core::option::Option<Self> {
+                let id_json = error.reply_id_json()?;
+                let id: ::core::option::Option<super::RequestId> = ::serde_json::from_str(id_json).ok().flatten();
+                let object: super::Error = ::serde_json::from_value(error.error_object()).ok()?;
+                ::core::option::Option::Some(Message::Error { id, error: object })
             }
 
             /// The id of a request or response.
