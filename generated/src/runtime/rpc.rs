@@ -418,15 +418,25 @@ impl<'a> RawMessage<'a> {
     /// [`DispatchErrorKind::InvalidMessage`] one; both are answered with the
     /// `null` id, or with the message's own id when it is a request.
     pub fn parse(text: &'a str) -> Result<Self, DispatchError> {
+        let not_json = |e: serde_json::Error| {
+            DispatchError::new(DispatchErrorKind::Parse, "", format!("not JSON: {e}")).replying_to_null()
+        };
+        // serde would read an array as a struct too (a JSON-RPC batch, which ACP does not use).
+        if !text.trim_start().starts_with('{') {
+            return Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                Err(e) => not_json(e),
+                Ok(_) => DispatchError::new(DispatchErrorKind::InvalidMessage, "", "a JSON-RPC message is an object")
+                    .replying_to_null(),
+            });
+        }
         let raw: RawMessage<'a> = match serde_json::from_str(text) {
             Ok(raw) => raw,
-            Err(e) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => {
-                return Err(DispatchError::new(DispatchErrorKind::Parse, "", format!("not JSON: {e}")).replying_to_null())
-            }
+            Err(e) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => return Err(not_json(e)),
             Err(e) => {
                 let message = format!("not a JSON-RPC message: {e}");
                 // Answer with the id when the object has a readable one.
-                let id = serde_json::from_str::<IdOnly<'_>>(text).ok().and_then(|m| m.id);
+                let members = serde_json::from_str::<std::collections::HashMap<String, &RawValue>>(text).ok();
+                let id = members.as_ref().and_then(|m| m.get("id")).copied();
                 let err = DispatchError::new(DispatchErrorKind::InvalidMessage, "", message);
                 return Err(match id {
                     Some(id) => err.replying_to(id),
@@ -457,14 +467,6 @@ impl<'a> RawMessage<'a> {
             (false, _) => err.replying_to_null(),
         }
     }
-}
-
-/// Only the `id` of an object, to answer a message whose other members are
-/// malformed.
-#[derive(Deserialize)]
-struct IdOnly<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
 }
 
 /// Decodes the id of a message as `T`: an id of the wrong type makes the

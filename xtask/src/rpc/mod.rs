@@ -335,7 +335,12 @@ fn side_enum(
     }
 }
 
-fn version_enum(kind: MethodKind, groups: &[(Side, &[Entry])], builds: (&Build, &Build), rt: &TokenStream) -> TokenStream {
+fn version_enum(
+    kind: MethodKind,
+    groups: &[(Side, &[Entry])],
+    builds: (&Build, &Build),
+    rt: &TokenStream,
+) -> TokenStream {
     let sides: Vec<Side> = groups.iter().map(|(s, _)| *s).collect();
     let name = format_ident!("{}", kind_name(kind));
     let kind_lower = kind_name(kind).to_lowercase();

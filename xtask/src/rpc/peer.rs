@@ -75,7 +75,8 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
          with the error reply to send when JSON-RPC asks for one."
     );
     let event_doc = format!(" What one line from the {them} means to the {me} ([`{peer}::receive`]).");
-    let request_doc = format!(" A request for the {me}; answer it with [`{peer}::respond`] or [`{peer}::respond_error`].");
+    let request_doc =
+        format!(" A request for the {me}; answer it with [`{peer}::respond`] or [`{peer}::respond_error`].");
     let any_variant = any_side.then(|| {
         quote! {
             /// A notification either side handles (`$/cancel_request`).
