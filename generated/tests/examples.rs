@@ -17,11 +17,8 @@ fn example(name: &str) -> PathBuf {
 
 #[test]
 fn example_client_and_agent_complete_a_prompt_turn() {
-    let out = Command::new(example("client"))
-        .arg(example("agent"))
-        .arg("--demo-errors")
-        .output()
-        .expect("the client runs");
+    let out =
+        Command::new(example("client")).arg(example("agent")).arg("--demo-errors").output().expect("the client runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "client failed: {}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
@@ -86,13 +83,13 @@ fn example_agent_answers_bad_lines_and_keeps_going() {
     assert_eq!(
         summary,
         [
-            (json!(null), json!(-32700)),                 // not JSON
-            (json!(null), json!(-32600)),                 // a batch: not an ACP message
-            (json!(1), json!(-32600)),                    // wrong jsonrpc version: answered with its id
-            (json!(2), json!(-32601)),                    // unknown method
-            (json!(3), json!(-32602)),                    // invalid params
-            (json!(null), json!(-32600)),                 // an id of the wrong type
-            (json!(4), json!(-32601)),                    // a method the client handles, sent to the agent
+            (json!(null), json!(-32700)),                  // not JSON
+            (json!(null), json!(-32600)),                  // a batch: not an ACP message
+            (json!(1), json!(-32600)),                     // wrong jsonrpc version: answered with its id
+            (json!(2), json!(-32601)),                     // unknown method
+            (json!(3), json!(-32602)),                     // invalid params
+            (json!(null), json!(-32600)),                  // an id of the wrong type
+            (json!(4), json!(-32601)),                     // a method the client handles, sent to the agent
             (json!(5), json!({"sessionId": "session-1"})), // still serving
         ],
         "{replies:#?}"

@@ -379,6 +379,12 @@ impl ::core::convert::From<::std::string::String> for Setting {
         Self::String(value)
     }
 }
+impl ::core::convert::From<&str> for Setting {
+    /// The `String` arm.
+    fn from(value: &str) -> Self {
+        Self::String(::std::borrow::ToOwned::to_owned(value))
+    }
+}
 impl ::core::convert::From<i64> for Setting {
     /// The `Integer` arm.
     fn from(value: i64) -> Self {

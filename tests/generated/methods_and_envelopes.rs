@@ -272,6 +272,12 @@ impl ::core::convert::From<::std::string::String> for RequestId {
         Self::Str(value)
     }
 }
+impl ::core::convert::From<&str> for RequestId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
+    }
+}
 /// A JSON-RPC envelope (plumbing).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -766,6 +772,12 @@ impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
     /// The `Str` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::Str(value)
+    }
+}
+impl ::core::convert::From<&str> for ClientResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
     }
 }
 /// `ClientResponseErrorError` (the schema gives no description).

@@ -81,6 +81,12 @@ impl ::core::convert::From<::std::string::String> for RequestId {
         Self::Str(value)
     }
 }
+impl ::core::convert::From<&str> for RequestId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
+    }
+}
 /// `TextResourceContents` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -409,6 +415,12 @@ impl ::core::convert::From<::std::string::String> for ContentValue {
     /// The `String` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ContentValue {
+    /// The `String` arm.
+    fn from(value: &str) -> Self {
+        Self::String(::std::borrow::ToOwned::to_owned(value))
     }
 }
 impl ::core::convert::From<i64> for ContentValue {

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "bindings/authoring.rs"]
+mod authoring;
 #[path = "bindings/dispatch.rs"]
 mod dispatch;
 #[path = "bindings/reducer.rs"]

@@ -1272,6 +1272,12 @@ impl ::core::convert::From<::std::string::String> for RequestId {
         Self::Str(value)
     }
 }
+impl ::core::convert::From<&str> for RequestId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -42296,6 +42302,12 @@ impl ::core::convert::From<::std::string::String> for ElicitationContentValue {
     /// The `String` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ElicitationContentValue {
+    /// The `String` arm.
+    fn from(value: &str) -> Self {
+        Self::String(::std::borrow::ToOwned::to_owned(value))
     }
 }
 impl ::core::convert::From<i64> for ElicitationContentValue {

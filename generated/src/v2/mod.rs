@@ -716,6 +716,12 @@ impl ::core::convert::From<::std::string::String> for RequestId {
         Self::Str(value)
     }
 }
+impl ::core::convert::From<&str> for RequestId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -13030,6 +13036,13 @@ impl ::core::convert::From<::std::string::String> for AgentResponseErrorId {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<&str> for AgentResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseErrorId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -14303,6 +14316,13 @@ impl ::core::convert::From<::std::string::String> for AgentResponseErrorId {
     /// The `Str` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::Str(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<&str> for AgentResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
     }
 }
 #[cfg(feature = "unstable")]
@@ -42299,6 +42319,13 @@ impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl ::core::convert::From<&str> for ClientResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseErrorId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -42907,6 +42934,13 @@ impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
     /// The `Str` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::Str(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<&str> for ClientResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
     }
 }
 #[cfg(feature = "unstable")]
@@ -43893,6 +43927,12 @@ impl ::core::convert::From<::std::string::String> for ElicitationContentValue {
     /// The `String` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ElicitationContentValue {
+    /// The `String` arm.
+    fn from(value: &str) -> Self {
+        Self::String(::std::borrow::ToOwned::to_owned(value))
     }
 }
 impl ::core::convert::From<i64> for ElicitationContentValue {
@@ -55778,6 +55818,13 @@ impl ::core::convert::From<::std::string::String> for ProxyResponseErrorId {
     /// The `Str` arm.
     fn from(value: ::std::string::String) -> Self {
         Self::Str(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl ::core::convert::From<&str> for ProxyResponseErrorId {
+    /// The `Str` arm.
+    fn from(value: &str) -> Self {
+        Self::Str(::std::borrow::ToOwned::to_owned(value))
     }
 }
 #[cfg(feature = "unstable")]

@@ -147,6 +147,7 @@ mod both_globs {
             let _: Option<(RequestToAgent, NotificationToClient, ResponseFromAgent, NotificationToAnySide)> = None;
             let _: Option<(Message, Request, Response, Notification, StoredMessage, SessionReducer)> = None;
             let _: Option<(DispatchError, ParamsForm, ToolCallUpdate, ToolCall)> = None;
+            let _: Option<(AgentPeer, AgentEvent, ClientPeer, ClientEvent, Error, RequestId)> = None;
         }
     }
 
@@ -159,6 +160,8 @@ mod both_globs {
             let _: Option<(AgentRequest, ClientRequest, AgentResponse, ClientNotification)> = None;
             let _: Option<(RequestToAgent, RequestToClient, ResponseFromClient, NotificationToAnySide)> = None;
             let _: Option<(Message, Request, Response, Notification, DispatchError)> = None;
+            let _: Option<(AgentPeer, AgentEvent, ClientPeer, ClientEvent)> = None;
+            let _: ProtocolVersion = PROTOCOL_VERSION;
         }
     }
 }

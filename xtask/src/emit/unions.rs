@@ -108,6 +108,15 @@ impl Emitter {
                     fn from(value: #ty) -> Self { Self::#vn(#value) }
                 }
             });
+            // A plain string arm takes a `&str` too (`RequestId::from("r1")`).
+            if key.replace(' ', "") == "::std::string::String" && !boxed_arm(&def.name, v) {
+                out.push(quote! {
+                    impl ::core::convert::From<&str> for #name {
+                        #[doc = #doc]
+                        fn from(value: &str) -> Self { Self::#vn(::std::borrow::ToOwned::to_owned(value)) }
+                    }
+                });
+            }
         }
         out
     }
