@@ -1,7 +1,7 @@
 //! `#[derive(AcpPatch)]` on a user's own extension struct: wire format,
 //! apply / from_patch / diff / then, properties, and misuse (trybuild).
 
-use acp_bindings::{AcpPatch, Patch, PatchOps, Patchable};
+use acp_bindings::{AcpPatch, Patch, Patchable};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -264,7 +264,7 @@ fn misuse_is_a_compile_error_at_the_offending_span() {
 
 mod tool_call {
     use acp_bindings::v2::{ToolCall, ToolCallStatus, ToolCallUpdate, ToolKind};
-    use acp_bindings::{Patch, PatchOps, Patchable};
+    use acp_bindings::{Patch, Patchable};
     use proptest::prelude::*;
     use serde_json::{json, Value};
 
