@@ -59527,18 +59527,19 @@ pub mod rpc {
                 .serialize(serializer)
         }
     }
-    /** The agent's end of a connection, without IO.
-
-It allocates the ids of the requests the agent sends ([`AgentPeer::request`]), remembers each
-until it is answered so that the answer decodes as the right type, remembers the requests
-the agent receives until [`AgentPeer::respond`] answers them, and turns every line the client
-sends into an [`AgentEvent`]. It never reads or writes: the caller moves the lines (one JSON
-text per line on stdio), so the same peer works in blocking and async code.
-
-Bad input never panics and never disturbs the pending requests: a line that is not
-JSON-RPC, a method the agent does not handle, malformed params, an answer to an unknown id
-or a request reusing an id still in flight is an [`AgentEvent::Invalid`] naming the problem,
-with the error reply to send when JSON-RPC asks for one.*/
+    /// The agent's end of a connection, without IO.
+    ///
+    /// It allocates the ids of the requests the agent sends ([`AgentPeer::request`]), remembers each
+    /// until it is answered so that the answer decodes as the right type, remembers the requests
+    /// the agent receives until [`AgentPeer::respond`] answers them, and turns every line the client
+    /// sends into an [`AgentEvent`]. It never reads or writes: the caller moves the lines (one JSON
+    /// text per line on stdio), so the same peer works in blocking and async code.
+    ///
+    /// Bad input never panics and leaves the pending requests as they were: a line that is not
+    /// JSON-RPC, a method the agent does not handle, malformed params, an answer to an unknown id
+    /// or a request reusing an id still in flight is an [`AgentEvent::Invalid`] naming the problem,
+    /// with the error reply to send when JSON-RPC asks for one. (A malformed answer to a pending
+    /// request ends that request, and the error names its id.)
     #[derive(Debug, Clone, Default)]
     pub struct AgentPeer {
         next_id: i64,
@@ -59597,9 +59598,9 @@ with the error reply to send when JSON-RPC asks for one.*/
         pub fn new() -> Self {
             Self::default()
         }
-        /** A request to the client: allocates its id (integers counting up from 0, skipping ids still
- pending) and remembers it until [`AgentPeer::receive`] sees the answer. Returns the id and the
- message to send.*/
+        /// A request to the client: allocates its id (integers counting up from 0, skipping ids still
+        /// pending) and remembers it until [`AgentPeer::receive`] sees the answer. Returns the id and the
+        /// message to send.
         pub fn request(
             &mut self,
             request: impl ::core::convert::Into<RequestToClient>,
@@ -59863,18 +59864,19 @@ with the error reply to send when JSON-RPC asks for one.*/
             ::serde_json::to_string(id).unwrap_or_default()
         }
     }
-    /** The client's end of a connection, without IO.
-
-It allocates the ids of the requests the client sends ([`ClientPeer::request`]), remembers each
-until it is answered so that the answer decodes as the right type, remembers the requests
-the client receives until [`ClientPeer::respond`] answers them, and turns every line the agent
-sends into an [`ClientEvent`]. It never reads or writes: the caller moves the lines (one JSON
-text per line on stdio), so the same peer works in blocking and async code.
-
-Bad input never panics and never disturbs the pending requests: a line that is not
-JSON-RPC, a method the client does not handle, malformed params, an answer to an unknown id
-or a request reusing an id still in flight is an [`ClientEvent::Invalid`] naming the problem,
-with the error reply to send when JSON-RPC asks for one.*/
+    /// The client's end of a connection, without IO.
+    ///
+    /// It allocates the ids of the requests the client sends ([`ClientPeer::request`]), remembers each
+    /// until it is answered so that the answer decodes as the right type, remembers the requests
+    /// the client receives until [`ClientPeer::respond`] answers them, and turns every line the agent
+    /// sends into an [`ClientEvent`]. It never reads or writes: the caller moves the lines (one JSON
+    /// text per line on stdio), so the same peer works in blocking and async code.
+    ///
+    /// Bad input never panics and leaves the pending requests as they were: a line that is not
+    /// JSON-RPC, a method the client does not handle, malformed params, an answer to an unknown id
+    /// or a request reusing an id still in flight is an [`ClientEvent::Invalid`] naming the problem,
+    /// with the error reply to send when JSON-RPC asks for one. (A malformed answer to a pending
+    /// request ends that request, and the error names its id.)
     #[derive(Debug, Clone, Default)]
     pub struct ClientPeer {
         next_id: i64,
@@ -59933,9 +59935,9 @@ with the error reply to send when JSON-RPC asks for one.*/
         pub fn new() -> Self {
             Self::default()
         }
-        /** A request to the agent: allocates its id (integers counting up from 0, skipping ids still
- pending) and remembers it until [`ClientPeer::receive`] sees the answer. Returns the id and the
- message to send.*/
+        /// A request to the agent: allocates its id (integers counting up from 0, skipping ids still
+        /// pending) and remembers it until [`ClientPeer::receive`] sees the answer. Returns the id and the
+        /// message to send.
         pub fn request(
             &mut self,
             request: impl ::core::convert::Into<RequestToAgent>,

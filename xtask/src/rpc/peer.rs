@@ -62,18 +62,19 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
     let (sent, sent_notes, answered) =
         (name(o, MethodKind::Request), name(o, MethodKind::Notification), name(o, MethodKind::Response));
     let (me, them) = (side.as_str(), o.as_str());
-    let peer_doc = format!(
-        " The {me}'s end of a connection, without IO.\n\n\
+    let peer_doc = lines(&format!(
+        "The {me}'s end of a connection, without IO.\n\n\
          It allocates the ids of the requests the {me} sends ([`{peer}::request`]), remembers each\n\
          until it is answered so that the answer decodes as the right type, remembers the requests\n\
          the {me} receives until [`{peer}::respond`] answers them, and turns every line the {them}\n\
          sends into an [`{event}`]. It never reads or writes: the caller moves the lines (one JSON\n\
          text per line on stdio), so the same peer works in blocking and async code.\n\n\
-         Bad input never panics and never disturbs the pending requests: a line that is not\n\
+         Bad input never panics and leaves the pending requests as they were: a line that is not\n\
          JSON-RPC, a method the {me} does not handle, malformed params, an answer to an unknown id\n\
          or a request reusing an id still in flight is an [`{event}::Invalid`] naming the problem,\n\
-         with the error reply to send when JSON-RPC asks for one."
-    );
+         with the error reply to send when JSON-RPC asks for one. (A malformed answer to a pending\n\
+         request ends that request, and the error names its id.)"
+    ));
     let event_doc = format!(" What one line from the {them} means to the {me} ([`{peer}::receive`]).");
     let request_doc =
         format!(" A request for the {me}; answer it with [`{peer}::respond`] or [`{peer}::respond_error`].");
@@ -102,13 +103,13 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
         }
     });
     let notify_doc = format!(" A notification to the {them}.");
-    let request_fn_doc = format!(
-        " A request to the {them}: allocates its id (integers counting up from 0, skipping ids still\n \
-         pending) and remembers it until [`{peer}::receive`] sees the answer. Returns the id and the\n \
+    let request_fn_doc = lines(&format!(
+        "A request to the {them}: allocates its id (integers counting up from 0, skipping ids still\n\
+         pending) and remembers it until [`{peer}::receive`] sees the answer. Returns the id and the\n\
          message to send."
-    );
+    ));
     quote! {
-        #[doc = #peer_doc]
+        #peer_doc
         #[derive(Debug, Clone, Default)]
         pub struct #peer {
             next_id: i64,
@@ -169,7 +170,7 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                 Self::default()
             }
 
-            #[doc = #request_fn_doc]
+            #request_fn_doc
             pub fn request(&mut self, request: impl ::core::convert::Into<#sent>) -> (super::RequestId, Message) {
                 let request = request.into();
                 let id = loop {
@@ -339,4 +340,10 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// One `#[doc]` attribute per line, as every other generated item has.
+fn lines(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") });
+    quote! { #( #[doc = #lines] )* }
 }
