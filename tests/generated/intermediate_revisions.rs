@@ -452,9 +452,9 @@ impl SettingObject5 {
 #[serde(transparent)]
 pub struct NonEmpty(
     #[serde(
-        deserialize_with = "::acp_bindings::runtime::de::arc_str_excluding::<_, NonEmpty>"
+        deserialize_with = "::acp_bindings::runtime::de::id_str_excluding::<_, NonEmpty>"
     )]
-    pub ::std::sync::Arc<str>,
+    pub ::acp_bindings::runtime::SmolStr,
 );
 impl ::acp_bindings::runtime::de::Pointer for NonEmpty {
     const POINTER: &'static str = "#/$defs/NonEmpty/not";
@@ -469,8 +469,10 @@ impl ::acp_bindings::runtime::de::Scalar for NonEmpty {
     }
 }
 impl NonEmpty {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(
+        value: impl ::core::convert::Into<::acp_bindings::runtime::SmolStr>,
+    ) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -518,9 +520,9 @@ impl ::core::fmt::Display for NonEmpty {
 #[serde(transparent)]
 pub struct Level(
     #[serde(
-        deserialize_with = "::acp_bindings::runtime::de::arc_str_excluding::<_, Level>"
+        deserialize_with = "::acp_bindings::runtime::de::id_str_excluding::<_, Level>"
     )]
-    pub ::std::sync::Arc<str>,
+    pub ::acp_bindings::runtime::SmolStr,
 );
 impl ::acp_bindings::runtime::de::Pointer for Level {
     const POINTER: &'static str = "#/$defs/Level/not";
@@ -535,8 +537,10 @@ impl ::acp_bindings::runtime::de::Scalar for Level {
     }
 }
 impl Level {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(
+        value: impl ::core::convert::Into<::acp_bindings::runtime::SmolStr>,
+    ) -> Self {
         Self(value.into())
     }
     /// The string.

@@ -22,8 +22,8 @@
 )]
 #[serde(transparent)]
 pub struct SessionId(
-    #[serde(deserialize_with = "::acp_bindings::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "::acp_bindings::runtime::de::id_str")]
+    pub ::acp_bindings::runtime::SmolStr,
 );
 impl ::acp_bindings::runtime::de::Scalar for SessionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -31,8 +31,10 @@ impl ::acp_bindings::runtime::de::Scalar for SessionId {
     }
 }
 impl SessionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(
+        value: impl ::core::convert::Into<::acp_bindings::runtime::SmolStr>,
+    ) -> Self {
         Self(value.into())
     }
     /// The string.

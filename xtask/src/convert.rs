@@ -537,7 +537,7 @@ impl Gen<'_, '_> {
                     let d = self.dst.get(&self.dst.resolve(y)).expect("resolved");
                     let p = self.ty_path(d, true);
                     Ok(Conv::Fallible(std::rc::Rc::new(
-                        move |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#p(crate::convert::arc(#x)))),
+                        move |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#p(crate::convert::id(#x)))),
                     )))
                 }
                 _ => Err(format!("a string does not convert to `{y}`")),

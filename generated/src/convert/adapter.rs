@@ -377,11 +377,11 @@ impl V1ToV2 {
                 let (p, l) = run(strict, "/params", |cx| {
                     let mut r = v2::ResumeSessionRequest::new(
                         cx.at("sessionId", |cx| p.session_id.to_v2(cx))?,
-                        v2::AbsolutePath(super::arc(p.cwd)),
+                        v2::AbsolutePath(super::id(p.cwd)),
                     );
                     r.additional_directories = p
                         .additional_directories
-                        .map(|d| d.into_iter().map(|s| v2::AbsolutePath(super::arc(s))).collect());
+                        .map(|d| d.into_iter().map(|s| v2::AbsolutePath(super::id(s))).collect());
                     r.mcp_servers = Some(cx.at("mcpServers", |cx| p.mcp_servers.to_v2(cx))?);
                     r.replay_from = Nullable::Value(v2::ReplayFrom::Start(v2::ReplayFromStart::default()));
                     r.meta = p.meta;
@@ -509,7 +509,7 @@ impl V1ToV2 {
                     | v1::SessionUpdate::AgentMessageChunk(c)
                     | v1::SessionUpdate::AgentThoughtChunk(c) = &mut n.update
                     {
-                        c.message_id = Nullable::Value(v1::MessageId(super::arc(id)));
+                        c.message_id = Nullable::Value(v1::MessageId(super::id(id)));
                     }
                 } else {
                     self.session(&session).run = None;

@@ -27,7 +27,7 @@ impl ToV2 for v1::Diff {
             Nullable::Value(t) => Some(t),
             _ => None,
         };
-        let path = v2::AbsolutePath(super::arc(self.path.clone()));
+        let path = v2::AbsolutePath(super::id(self.path.clone()));
         let op = match old {
             Some(_) => v2::DiffChangeOperation::Modify(v2::DiffPathChange::new(path)),
             None => v2::DiffChangeOperation::Add(v2::DiffPathChange::new(path)),
@@ -226,7 +226,7 @@ impl ToV2 for v1::ContentChunk {
             Nullable::Value(id) => id.to_v2(cx)?,
             // A made-up opaque id is not a loss; the adapters give one id per
             // run of chunks instead.
-            _ => v2::MessageId(super::arc(cx.fresh_id())),
+            _ => v2::MessageId(super::id(cx.fresh_id())),
         };
         let content = cx.at("content", |cx| self.content.to_v2(cx))?;
         let mut out = v2::ContentChunk::new(id, content);

@@ -412,7 +412,7 @@ impl crate::convert::ToV2 for crate::v1::AudioContent {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::MediaType(crate::convert::arc(self.mime_type))))?;
+                >::Ok(crate::v2::MediaType(crate::convert::id(self.mime_type))))?;
                 cx.leave();
                 v
             },
@@ -806,7 +806,7 @@ impl crate::convert::ToV2 for crate::v1::BlobResourceContents {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::MediaType(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::MediaType(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -2462,7 +2462,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -2482,7 +2482,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -2751,7 +2751,7 @@ impl crate::convert::ToV2 for crate::v1::ImageContent {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::MediaType(crate::convert::arc(self.mime_type))))?;
+                >::Ok(crate::v2::MediaType(crate::convert::id(self.mime_type))))?;
                 cx.leave();
                 v
             },
@@ -2954,7 +2954,7 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -2978,7 +2978,7 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::SessionListCursor(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::SessionListCursor(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -3022,7 +3022,7 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -3046,7 +3046,7 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::SessionListCursor(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::SessionListCursor(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -3127,7 +3127,7 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsResponse {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::SessionListCursor(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::SessionListCursor(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -3359,7 +3359,7 @@ impl crate::convert::ToV2 for crate::v1::McpServerStdio {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.command))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.command))))?;
                 cx.leave();
                 v
             },
@@ -3654,7 +3654,7 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -3674,7 +3674,7 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -3733,7 +3733,7 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -3753,7 +3753,7 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -4898,7 +4898,7 @@ impl crate::convert::ToV2 for crate::v1::ResourceLink {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::MediaType(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::MediaType(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -4996,7 +4996,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -5016,7 +5016,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -5085,7 +5085,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -5105,7 +5105,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -5825,7 +5825,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -5845,7 +5845,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -5891,7 +5891,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.cwd))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
                 cx.leave();
                 v
             },
@@ -5911,7 +5911,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -6949,7 +6949,7 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => crate::Patch::Set(v),
                             ::core::option::Option::None => crate::Patch::Keep,
@@ -6977,7 +6977,7 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                                         (::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::arc(v))))?,
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                                     );
                                     cx.leave();
                                 }
@@ -7218,7 +7218,7 @@ impl crate::convert::ToV2 for crate::v1::TextResourceContents {
                             (::core::result::Result::<
                                 _,
                                 crate::convert::Fail,
-                            >::Ok(crate::v2::MediaType(crate::convert::arc(v))))?,
+                            >::Ok(crate::v2::MediaType(crate::convert::id(v))))?,
                         ) {
                             ::core::option::Option::Some(v) => {
                                 crate::runtime::Nullable::Value(v)
@@ -7347,7 +7347,7 @@ impl crate::convert::ToV2 for crate::v1::ToolCallLocation {
                 let v = (::core::result::Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::v2::AbsolutePath(crate::convert::arc(self.path))))?;
+                >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.path))))?;
                 cx.leave();
                 v
             },

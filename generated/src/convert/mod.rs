@@ -466,8 +466,8 @@ pub(crate) fn min_items<T>(cx: &mut Cx, v: Vec<T>, min: usize) -> Result<Vec<T>,
 
 /// A string as a named string type of the other version.
 #[inline]
-pub(crate) fn arc(s: String) -> std::sync::Arc<str> {
-    std::sync::Arc::from(s)
+pub(crate) fn id(s: String) -> crate::runtime::SmolStr {
+    crate::runtime::SmolStr::from(s)
 }
 
 /// The value a patch field resets to on `null` (from the reviewed upsert

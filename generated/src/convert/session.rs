@@ -57,7 +57,7 @@ pub(crate) fn tool_call_to_v2(t: v1::ToolCall, cx: &mut Cx) -> R<v2::ToolCallUpd
 /// A v1 plan as a v2 `plan_update` of the plan `main` (`type: "items"`).
 pub(crate) fn plan_to_v2(p: v1::Plan, cx: &mut Cx) -> R<v2::PlanUpdate> {
     let entries = cx.at("entries", |cx| p.entries.to_v2(cx))?;
-    let mut items = v2::PlanItems::new(v2::PlanId(super::arc(MAIN_PLAN.to_owned())), entries);
+    let mut items = v2::PlanItems::new(v2::PlanId(super::id(MAIN_PLAN.to_owned())), entries);
     items.additional_properties = p.additional_properties;
     let mut out = v2::PlanUpdate::new(v2::PlanUpdateContent::Items(items));
     out.meta = p.meta;
@@ -179,7 +179,7 @@ impl ToV2 for v1::PromptResponse {
             LossKind::Dropped,
             "a v2 prompt response only acknowledges; the stop reason ends the turn in a state_update (V1ToV2 sends it)",
         )?;
-        let mut out = v2::PromptResponse::new(v2::MessageId(super::arc(cx.fresh_id())));
+        let mut out = v2::PromptResponse::new(v2::MessageId(super::id(cx.fresh_id())));
         out.meta = self.meta;
         out.additional_properties = self.additional_properties;
         Ok(out)

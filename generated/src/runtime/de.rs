@@ -685,10 +685,10 @@ pub trait Excludes: Pointer {
     const EXCLUDED: &'static [&'static str];
 }
 
-/// [`arc_str`], refusing the values `X` excludes.
-pub fn arc_str_excluding<'de, D: Deserializer<'de>, X: Excludes>(d: D) -> Result<std::sync::Arc<str>, D::Error> {
-    let v = arc_str(d)?;
-    if X::EXCLUDED.contains(&&*v) {
+/// [`id_str`], refusing the values `X` excludes.
+pub fn id_str_excluding<'de, D: Deserializer<'de>, X: Excludes>(d: D) -> Result<crate::runtime::SmolStr, D::Error> {
+    let v = id_str(d)?;
+    if X::EXCLUDED.contains(&v.as_str()) {
         return Err(D::Error::custom(format_args!("{v:?} is excluded by `not` at {}", X::POINTER)));
     }
     Ok(v)
@@ -1039,16 +1039,18 @@ where
     }
 }
 
-/// A string newtype's `Arc<str>`, allocated once from the input text.
-pub fn arc_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<std::sync::Arc<str>, D::Error> {
+/// A string newtype's [`SmolStr`](crate::runtime::SmolStr): up to 23 bytes
+/// stored inline (no allocation, the usual identifier), longer ones in one
+/// shared allocation.
+pub fn id_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<crate::runtime::SmolStr, D::Error> {
     struct V;
     impl serde::de::Visitor<'_> for V {
-        type Value = std::sync::Arc<str>;
+        type Value = crate::runtime::SmolStr;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str("a string")
         }
         fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(std::sync::Arc::from(v))
+            Ok(crate::runtime::SmolStr::new(v))
         }
     }
     deserializer.deserialize_str(V)

@@ -1494,8 +1494,8 @@ impl ::schemars::JsonSchema for WriteTextFileRequest {
 )]
 #[serde(transparent)]
 pub struct SessionId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -1503,8 +1503,8 @@ impl crate::runtime::de::Scalar for SessionId {
     }
 }
 impl SessionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -2450,8 +2450,8 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
 )]
 #[serde(transparent)]
 pub struct ToolCallId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for ToolCallId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -2459,8 +2459,8 @@ impl crate::runtime::de::Scalar for ToolCallId {
     }
 }
 impl ToolCallId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -5589,8 +5589,8 @@ impl ::schemars::JsonSchema for Diff {
 )]
 #[serde(transparent)]
 pub struct TerminalId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for TerminalId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -5598,8 +5598,8 @@ impl crate::runtime::de::Scalar for TerminalId {
     }
 }
 impl TerminalId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -6158,8 +6158,8 @@ impl ::schemars::JsonSchema for PermissionOption {
 )]
 #[serde(transparent)]
 pub struct PermissionOptionId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for PermissionOptionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -6167,8 +6167,8 @@ impl crate::runtime::de::Scalar for PermissionOptionId {
     }
 }
 impl PermissionOptionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -11351,8 +11351,8 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
 )]
 #[serde(transparent)]
 pub struct ElicitationId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for ElicitationId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -11360,8 +11360,8 @@ impl crate::runtime::de::Scalar for ElicitationId {
     }
 }
 impl ElicitationId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -18066,8 +18066,8 @@ impl ::schemars::JsonSchema for AuthMethod {
 )]
 #[serde(transparent)]
 pub struct AuthMethodId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for AuthMethodId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -18075,8 +18075,8 @@ impl crate::runtime::de::Scalar for AuthMethodId {
     }
 }
 impl AuthMethodId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -19481,8 +19481,8 @@ impl ::schemars::JsonSchema for SessionModeState {
 )]
 #[serde(transparent)]
 pub struct SessionModeId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionModeId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -19490,8 +19490,8 @@ impl crate::runtime::de::Scalar for SessionModeId {
     }
 }
 impl SessionModeId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -20055,8 +20055,8 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
 )]
 #[serde(transparent)]
 pub struct SessionConfigId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionConfigId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -20064,8 +20064,8 @@ impl crate::runtime::de::Scalar for SessionConfigId {
     }
 }
 impl SessionConfigId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -20291,8 +20291,8 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
 )]
 #[serde(transparent)]
 pub struct SessionConfigValueId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionConfigValueId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -20300,8 +20300,8 @@ impl crate::runtime::de::Scalar for SessionConfigValueId {
     }
 }
 impl SessionConfigValueId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -20843,8 +20843,8 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
 )]
 #[serde(transparent)]
 pub struct SessionConfigGroupId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionConfigGroupId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -20852,8 +20852,8 @@ impl crate::runtime::de::Scalar for SessionConfigGroupId {
     }
 }
 impl SessionConfigGroupId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -25988,8 +25988,8 @@ impl ::schemars::JsonSchema for SessionUpdate {
 )]
 #[serde(transparent)]
 pub struct MessageId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for MessageId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -25997,8 +25997,8 @@ impl crate::runtime::de::Scalar for MessageId {
     }
 }
 impl MessageId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -29036,8 +29036,8 @@ impl ::schemars::JsonSchema for Notice {
 )]
 #[serde(transparent)]
 pub struct CompactionId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for CompactionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -29045,8 +29045,8 @@ impl crate::runtime::de::Scalar for CompactionId {
     }
 }
 impl CompactionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -43573,8 +43573,8 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
 )]
 #[serde(transparent)]
 pub struct McpServerAcpId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpServerAcpId {
@@ -43584,8 +43584,8 @@ impl crate::runtime::de::Scalar for McpServerAcpId {
 }
 #[cfg(feature = "unstable")]
 impl McpServerAcpId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -43664,8 +43664,8 @@ impl ::schemars::JsonSchema for McpServerAcpId {
 )]
 #[serde(transparent)]
 pub struct McpRequestId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpRequestId {
@@ -43675,8 +43675,8 @@ impl crate::runtime::de::Scalar for McpRequestId {
 }
 #[cfg(feature = "unstable")]
 impl McpRequestId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -45439,8 +45439,8 @@ impl ::schemars::JsonSchema for ProviderInfo {
 )]
 #[serde(transparent)]
 pub struct ProviderId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for ProviderId {
@@ -45450,8 +45450,8 @@ impl crate::runtime::de::Scalar for ProviderId {
 }
 #[cfg(feature = "unstable")]
 impl ProviderId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -48308,8 +48308,8 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
 )]
 #[serde(transparent)]
 pub struct PlanId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for PlanId {
@@ -48319,8 +48319,8 @@ impl crate::runtime::de::Scalar for PlanId {
 }
 #[cfg(feature = "unstable")]
 impl PlanId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.

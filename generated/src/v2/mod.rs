@@ -1041,8 +1041,8 @@ impl ::schemars::JsonSchema for RequestPermissionRequest {
 )]
 #[serde(transparent)]
 pub struct SessionId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -1050,8 +1050,8 @@ impl crate::runtime::de::Scalar for SessionId {
     }
 }
 impl SessionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -1459,8 +1459,8 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
 )]
 #[serde(transparent)]
 pub struct ToolCallId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for ToolCallId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -1468,8 +1468,8 @@ impl crate::runtime::de::Scalar for ToolCallId {
     }
 }
 impl ToolCallId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -3023,8 +3023,8 @@ impl ::schemars::JsonSchema for TextContent {
 )]
 #[serde(transparent)]
 pub struct MediaType(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for MediaType {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -3032,8 +3032,8 @@ impl crate::runtime::de::Scalar for MediaType {
     }
 }
 impl MediaType {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -5706,8 +5706,8 @@ impl ::schemars::JsonSchema for DiffFileType {
 )]
 #[serde(transparent)]
 pub struct AbsolutePath(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for AbsolutePath {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -5715,8 +5715,8 @@ impl crate::runtime::de::Scalar for AbsolutePath {
     }
 }
 impl AbsolutePath {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -6490,8 +6490,8 @@ impl ::schemars::JsonSchema for Diff {
 )]
 #[serde(transparent)]
 pub struct TerminalId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for TerminalId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -6499,8 +6499,8 @@ impl crate::runtime::de::Scalar for TerminalId {
     }
 }
 impl TerminalId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -7760,8 +7760,8 @@ impl ::schemars::JsonSchema for PermissionOption {
 )]
 #[serde(transparent)]
 pub struct PermissionOptionId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for PermissionOptionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -7769,8 +7769,8 @@ impl crate::runtime::de::Scalar for PermissionOptionId {
     }
 }
 impl PermissionOptionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -11861,8 +11861,8 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
 )]
 #[serde(transparent)]
 pub struct ElicitationId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for ElicitationId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -11870,8 +11870,8 @@ impl crate::runtime::de::Scalar for ElicitationId {
     }
 }
 impl ElicitationId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -18451,8 +18451,8 @@ impl ::schemars::JsonSchema for AuthMethod {
 )]
 #[serde(transparent)]
 pub struct AuthMethodId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for AuthMethodId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -18460,8 +18460,8 @@ impl crate::runtime::de::Scalar for AuthMethodId {
     }
 }
 impl AuthMethodId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -19993,8 +19993,8 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
 )]
 #[serde(transparent)]
 pub struct SessionConfigId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionConfigId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -20002,8 +20002,8 @@ impl crate::runtime::de::Scalar for SessionConfigId {
     }
 }
 impl SessionConfigId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -20233,8 +20233,8 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
 )]
 #[serde(transparent)]
 pub struct SessionConfigValueId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionConfigValueId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -20242,8 +20242,8 @@ impl crate::runtime::de::Scalar for SessionConfigValueId {
     }
 }
 impl SessionConfigValueId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -20789,8 +20789,8 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
 )]
 #[serde(transparent)]
 pub struct SessionConfigGroupId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionConfigGroupId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -20798,8 +20798,8 @@ impl crate::runtime::de::Scalar for SessionConfigGroupId {
     }
 }
 impl SessionConfigGroupId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -22535,8 +22535,8 @@ impl ::schemars::JsonSchema for SessionInfo {
 )]
 #[serde(transparent)]
 pub struct SessionListCursor(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for SessionListCursor {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -22544,8 +22544,8 @@ impl crate::runtime::de::Scalar for SessionListCursor {
     }
 }
 impl SessionListCursor {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -23669,8 +23669,8 @@ impl ::schemars::JsonSchema for PromptResponse {
 )]
 #[serde(transparent)]
 pub struct MessageId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for MessageId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -23678,8 +23678,8 @@ impl crate::runtime::de::Scalar for MessageId {
     }
 }
 impl MessageId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -31877,8 +31877,8 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
 )]
 #[serde(transparent)]
 pub struct PlanId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for PlanId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -31886,8 +31886,8 @@ impl crate::runtime::de::Scalar for PlanId {
     }
 }
 impl PlanId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -33714,8 +33714,8 @@ impl ::schemars::JsonSchema for Notice {
 )]
 #[serde(transparent)]
 pub struct CompactionId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 impl crate::runtime::de::Scalar for CompactionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
@@ -33723,8 +33723,8 @@ impl crate::runtime::de::Scalar for CompactionId {
     }
 }
 impl CompactionId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -45242,8 +45242,8 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
 )]
 #[serde(transparent)]
 pub struct McpServerAcpId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpServerAcpId {
@@ -45253,8 +45253,8 @@ impl crate::runtime::de::Scalar for McpServerAcpId {
 }
 #[cfg(feature = "unstable")]
 impl McpServerAcpId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -45330,8 +45330,8 @@ impl ::schemars::JsonSchema for McpServerAcpId {
 )]
 #[serde(transparent)]
 pub struct McpRequestId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpRequestId {
@@ -45341,8 +45341,8 @@ impl crate::runtime::de::Scalar for McpRequestId {
 }
 #[cfg(feature = "unstable")]
 impl McpRequestId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -47235,8 +47235,8 @@ impl ::schemars::JsonSchema for ProviderInfo {
 )]
 #[serde(transparent)]
 pub struct ProviderId(
-    #[serde(deserialize_with = "crate::runtime::de::arc_str")]
-    pub ::std::sync::Arc<str>,
+    #[serde(deserialize_with = "crate::runtime::de::id_str")]
+    pub crate::runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for ProviderId {
@@ -47246,8 +47246,8 @@ impl crate::runtime::de::Scalar for ProviderId {
 }
 #[cfg(feature = "unstable")]
 impl ProviderId {
-    /// Wraps a string.
-    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+    pub fn new(value: impl ::core::convert::Into<crate::runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.

@@ -753,12 +753,12 @@ impl Emitter {
         let rt_path = rt.to_string().replace(' ', "");
         // `not` on the definition: the excluded strings are refused on decode.
         let excluded: Vec<&str> = def.excluded.iter().filter_map(Value::as_str).collect();
-        let (arc, excludes) = if excluded.is_empty() {
-            (str_lit(&format!("{rt_path}::de::arc_str")), quote!())
+        let (id_str, excludes) = if excluded.is_empty() {
+            (str_lit(&format!("{rt_path}::de::id_str")), quote!())
         } else {
             let pointer = str_lit(&format!("#{}/not", def.pointer));
             (
-                str_lit(&format!("{rt_path}::de::arc_str_excluding::<_, {}>", def.rust_name)),
+                str_lit(&format!("{rt_path}::de::id_str_excluding::<_, {}>", def.rust_name)),
                 quote! {
                     impl #rt::de::Pointer for #name {
                         const POINTER: &'static str = #pointer;
@@ -779,7 +779,7 @@ impl Emitter {
                 #doc
                 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
                 #[serde(transparent)]
-                pub struct #name(#[serde(deserialize_with = #arc)] pub ::std::sync::Arc<str>);
+                pub struct #name(#[serde(deserialize_with = #id_str)] pub #rt::SmolStr);
 
                 #excludes
 
@@ -790,8 +790,8 @@ impl Emitter {
                 }
 
                 impl #name {
-                    /// Wraps a string.
-                    pub fn new(value: impl ::core::convert::Into<::std::sync::Arc<str>>) -> Self {
+                    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+                    pub fn new(value: impl ::core::convert::Into<#rt::SmolStr>) -> Self {
                         Self(value.into())
                     }
                     /// The string.
