@@ -189,15 +189,7 @@ pub mod de {
     /// A by-key (`_meta`) field with the default-on-error rule: an object
     /// patches per key, `null` clears, anything else keeps.
     pub fn lenient_by_key<'de, D: Deserializer<'de>>(d: D) -> Result<ByKey, D::Error> {
-        let raw = field::Raw::deserialize(d)?;
-        if field::raw_is_null(&raw) {
-            return Ok(Patch::Clear);
-        }
-        match field::decode_raw::<Map<String, Value>>(raw) {
-            Ok(m) => Ok(Patch::Set(Box::new(m))),
-            Err((false, _)) => Ok(Patch::Keep),
-            Err((true, e)) => Err(serde::de::Error::custom(e)),
-        }
+        field::lenient_object(d, Patch::Clear, Patch::Keep, |m| Patch::Set(Box::new(m)))
     }
 
     /// A by-key field, strict: anything but an object or `null` is an error.

@@ -111,7 +111,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient"
+        deserialize_with = "::acp_bindings::runtime::de::lenient_meta"
     )]
     pub meta: ::acp_bindings::runtime::Nullable<
         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,

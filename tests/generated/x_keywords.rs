@@ -266,7 +266,7 @@ pub struct Update {
         rename = "_meta",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient"
+        deserialize_with = "::acp_bindings::runtime::de::lenient_meta"
     )]
     pub meta: ::acp_bindings::runtime::Nullable<
         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
@@ -358,7 +358,7 @@ impl<'de> ::serde::Deserialize<'de> for Update {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient(d).map(__W10)
+                ::acp_bindings::runtime::de::lenient_meta(d).map(__W10)
             }
         }
         struct __Visitor;

@@ -177,41 +177,6 @@ impl Raw<'_> {
             },
         }
     }
-
-    /// A list's items decoded one by one, the failing ones dropped; `None`
-    /// when the value is not a list.
-    fn keep_valid_items<T: DeserializeOwned>(self) -> Result<Option<Vec<T>>, serde_json::Error> {
-        fn each<'a, T: DeserializeOwned>(
-            items: impl Iterator<Item = Raw<'a>>,
-            len: usize,
-        ) -> Result<Vec<T>, serde_json::Error> {
-            let mut out = Vec::with_capacity(len);
-            for item in items {
-                match item.decode::<T>() {
-                    Decoded::Ok(v) => out.push(v),
-                    Decoded::Wrong(_) => {}
-                    Decoded::Broken(e) => return Err(e),
-                }
-            }
-            Ok(out)
-        }
-        match self {
-            Raw::Value(Value::Array(items)) => {
-                let n = items.len();
-                each(items.into_iter().map(Raw::Value), n).map(Some)
-            }
-            Raw::Value(_) => Ok(None),
-            raw => {
-                let text = raw.text().unwrap_or_default();
-                if !text.starts_with('[') {
-                    return Ok(None);
-                }
-                let items: Vec<Raw<'_>> = serde_json::from_str(text)?;
-                let n = items.len();
-                each(items.into_iter(), n).map(Some)
-            }
-        }
-    }
 }
 
 /// `x-deserialize-default-on-error`: a value of the wrong shape becomes the default.
@@ -232,22 +197,98 @@ where
     }
 }
 
+/// A JSON object field with the default-on-error rule, streamed: an object
+/// decodes as it goes by (every value as a [`Value`]), `null` gives `null`,
+/// anything else `wrong` once it has been read the way a [`Value`] reads it
+/// (broken JSON still fails). Nothing is captured and read twice.
+pub fn lenient_object<'de, D: Deserializer<'de>, R>(
+    deserializer: D,
+    null: R,
+    wrong: R,
+    wrap: impl FnOnce(JsonObject) -> R,
+) -> Result<R, D::Error> {
+    deserializer.deserialize_any(ObjectVisitor { null, wrong, wrap })
+}
+
+/// The default-on-error rule for an optional JSON object field of a
+/// generated struct (`_meta`): [`lenient_object`] into its [`Shape`].
+pub fn lenient_meta<'de, D, F>(deserializer: D) -> Result<F, D::Error>
+where
+    D: Deserializer<'de>,
+    F: Shape,
+    F::Inner: From<JsonObject>,
+{
+    lenient_object(deserializer, F::null().unwrap_or_default(), F::default(), |m| F::wrap(m.into()))
+}
+
+struct ObjectVisitor<R, W> {
+    null: R,
+    wrong: R,
+    wrap: W,
+}
+
+impl<'de, R, W: FnOnce(JsonObject) -> R> serde::de::Visitor<'de> for ObjectVisitor<R, W> {
+    type Value = R;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<R, A::Error> {
+        let mut object = JsonObject::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            object.insert(k, v);
+        }
+        Ok((self.wrap)(object))
+    }
+
+    fn visit_unit<E: Error>(self) -> Result<R, E> {
+        Ok(self.null)
+    }
+
+    fn visit_none<E: Error>(self) -> Result<R, E> {
+        Ok(self.null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<R, A::Error> {
+        while seq.next_element::<Value>()?.is_some() {}
+        Ok(self.wrong)
+    }
+
+    fn visit_bool<E: Error>(self, _: bool) -> Result<R, E> {
+        Ok(self.wrong)
+    }
+
+    fn visit_i64<E: Error>(self, _: i64) -> Result<R, E> {
+        Ok(self.wrong)
+    }
+
+    fn visit_u64<E: Error>(self, _: u64) -> Result<R, E> {
+        Ok(self.wrong)
+    }
+
+    fn visit_f64<E: Error>(self, _: f64) -> Result<R, E> {
+        Ok(self.wrong)
+    }
+
+    fn visit_str<E: Error>(self, _: &str) -> Result<R, E> {
+        Ok(self.wrong)
+    }
+}
+
 /// `x-deserialize-default-on-error` with `x-deserialize-skip-invalid-items`.
+///
+/// Streams the list: each item's JSON text is captured as it goes by and
+/// decoded from it, a failing item is dropped; the list itself is never
+/// captured. A value that is not a list is the field's default, unless its
+/// JSON is broken.
 pub fn lenient_items<'de, D, F, T>(deserializer: D) -> Result<F, D::Error>
 where
     D: Deserializer<'de>,
     F: Shape<Inner = Vec<T>>,
     T: DeserializeOwned,
 {
-    let raw = Raw::deserialize(deserializer)?;
-    if raw.is_null() {
-        return Ok(F::null().unwrap_or_default());
-    }
-    match raw.keep_valid_items() {
-        Ok(Some(items)) => Ok(F::wrap(items)),
-        Ok(None) => Ok(F::default()),
-        Err(e) => Err(D::Error::custom(e)),
-    }
+    deserializer.deserialize_any(ListVisitor::<F, T> { strict: false, marker: std::marker::PhantomData })
 }
 
 /// `x-deserialize-skip-invalid-items` alone: a list item that fails to decode
@@ -258,24 +299,83 @@ where
     F: Shape<Inner = Vec<T>>,
     T: DeserializeOwned,
 {
-    let raw = Raw::deserialize(deserializer)?;
-    if raw.is_null() {
-        return F::null().ok_or_else(|| D::Error::invalid_type(Unexpected::Unit, &"an array"));
-    }
-    // Not a list: an error naming the value (read once more, on this path only).
-    match &raw {
-        Raw::Value(v) if !v.is_array() => return Err(D::Error::invalid_type(unexpected(v), &"an array")),
-        r => {
-            if let Some(t) = r.text().filter(|t| !t.starts_with('[')) {
-                let v: Value = serde_json::from_str(t).map_err(D::Error::custom)?;
-                return Err(D::Error::invalid_type(unexpected(&v), &"an array"));
-            }
+    deserializer.deserialize_any(ListVisitor::<F, T> { strict: true, marker: std::marker::PhantomData })
+}
+
+/// The visitor of [`lenient_items`] and [`items`].
+struct ListVisitor<F, T> {
+    /// A value that is not a list (or `null`, where the shape has none) is an
+    /// error instead of the default.
+    strict: bool,
+    marker: std::marker::PhantomData<fn() -> (F, T)>,
+}
+
+impl<F: Shape, T> ListVisitor<F, T> {
+    /// A value of another JSON type.
+    fn other<E: Error>(&self, found: Unexpected<'_>) -> Result<F, E> {
+        if self.strict {
+            Err(E::invalid_type(found, &"an array"))
+        } else {
+            Ok(F::default())
         }
     }
-    match raw.keep_valid_items() {
-        Ok(Some(items)) => Ok(F::wrap(items)),
-        Ok(None) => Err(D::Error::invalid_type(Unexpected::Other("a value"), &"an array")),
-        Err(e) => Err(D::Error::custom(e)),
+}
+
+impl<'de, F: Shape<Inner = Vec<T>>, T: DeserializeOwned> serde::de::Visitor<'de> for ListVisitor<F, T> {
+    type Value = F;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<F, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(256));
+        while let Some(item) = seq.next_element::<Raw<'de>>()? {
+            match item.decode::<T>() {
+                Decoded::Ok(v) => out.push(v),
+                Decoded::Wrong(_) => {}
+                Decoded::Broken(e) => return Err(A::Error::custom(e)),
+            }
+        }
+        Ok(F::wrap(out))
+    }
+
+    fn visit_unit<E: Error>(self) -> Result<F, E> {
+        match F::null() {
+            Some(null) => Ok(null),
+            None => self.other(Unexpected::Unit),
+        }
+    }
+
+    fn visit_none<E: Error>(self) -> Result<F, E> {
+        self.visit_unit()
+    }
+
+    // A wrong shape: its content is still read as a `Value` would read it, so
+    // that broken JSON fails the message whatever the shape.
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<F, A::Error> {
+        while map.next_entry::<String, Value>()?.is_some() {}
+        self.other(Unexpected::Map)
+    }
+
+    fn visit_bool<E: Error>(self, v: bool) -> Result<F, E> {
+        self.other(Unexpected::Bool(v))
+    }
+
+    fn visit_i64<E: Error>(self, v: i64) -> Result<F, E> {
+        self.other(Unexpected::Signed(v))
+    }
+
+    fn visit_u64<E: Error>(self, v: u64) -> Result<F, E> {
+        self.other(Unexpected::Unsigned(v))
+    }
+
+    fn visit_f64<E: Error>(self, v: f64) -> Result<F, E> {
+        self.other(Unexpected::Float(v))
+    }
+
+    fn visit_str<E: Error>(self, v: &str) -> Result<F, E> {
+        self.other(Unexpected::Str(v))
     }
 }
 
@@ -1029,12 +1129,15 @@ where
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<F, D::Error> {
         d.deserialize_any(self)
     }
+    // A wrong shape, read as a `Value` would read it (not skipped): a lone
+    // surrogate escape or a number out of range inside it still fails the
+    // message, as the JSON rules ask. Only this rare path pays for it.
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<F, A::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        while seq.next_element::<Value>()?.is_some() {}
         Ok(F::default())
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<F, A::Error> {
-        while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+        while map.next_entry::<String, Value>()?.is_some() {}
         Ok(F::default())
     }
 }

@@ -1320,7 +1320,7 @@ pub struct WriteTextFileRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -1340,7 +1340,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -1590,7 +1590,7 @@ pub struct ReadTextFileRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -1610,7 +1610,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -1793,7 +1793,7 @@ pub struct RequestPermissionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -1813,7 +1813,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -2048,7 +2048,7 @@ pub struct ToolCallUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -2143,7 +2143,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W9)
+                crate::runtime::de::lenient_meta(d).map(__W9)
             }
         }
         struct __Visitor;
@@ -3329,7 +3329,7 @@ pub struct Annotations {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3373,7 +3373,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -3649,7 +3649,7 @@ pub struct TextContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3677,7 +3677,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -3839,7 +3839,7 @@ pub struct ImageContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3875,7 +3875,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -4065,7 +4065,7 @@ pub struct AudioContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4093,7 +4093,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -4293,7 +4293,7 @@ pub struct ResourceLink {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4362,7 +4362,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W7)
+                crate::runtime::de::lenient_meta(d).map(__W7)
             }
         }
         struct __Visitor;
@@ -4705,7 +4705,7 @@ pub struct TextResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4733,7 +4733,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -4894,7 +4894,7 @@ pub struct BlobResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4922,7 +4922,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -5080,7 +5080,7 @@ pub struct EmbeddedResource {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5108,7 +5108,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -5257,7 +5257,7 @@ pub struct Content {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5277,7 +5277,7 @@ impl<'de> ::serde::Deserialize<'de> for Content {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -5413,7 +5413,7 @@ pub struct Diff {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5441,7 +5441,7 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -5670,7 +5670,7 @@ pub struct Terminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5690,7 +5690,7 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -5822,7 +5822,7 @@ pub struct ToolCallLocation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5850,7 +5850,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -5987,7 +5987,7 @@ pub struct PermissionOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6007,7 +6007,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -6401,7 +6401,7 @@ pub struct CreateTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6429,7 +6429,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -6671,7 +6671,7 @@ pub struct EnvVariable {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6691,7 +6691,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -6822,7 +6822,7 @@ pub struct TerminalOutputRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6842,7 +6842,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -6988,7 +6988,7 @@ pub struct ReleaseTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7008,7 +7008,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -7154,7 +7154,7 @@ pub struct WaitForTerminalExitRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7174,7 +7174,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -7320,7 +7320,7 @@ pub struct KillTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7340,7 +7340,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -7489,7 +7489,7 @@ pub struct CreateElicitationRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
@@ -8075,7 +8075,7 @@ pub struct ElicitationSchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8126,7 +8126,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -8926,7 +8926,7 @@ pub struct EnumOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8954,7 +8954,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -9190,7 +9190,7 @@ pub struct StringPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9245,7 +9245,7 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W9)
+                crate::runtime::de::lenient_meta(d).map(__W9)
             }
         }
         struct __Visitor;
@@ -9602,7 +9602,7 @@ pub struct NumberPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9653,7 +9653,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -9919,7 +9919,7 @@ pub struct IntegerPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9970,7 +9970,7 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -10197,7 +10197,7 @@ pub struct BooleanPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10241,7 +10241,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -10602,7 +10602,7 @@ pub struct StringMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10622,7 +10622,7 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -10742,7 +10742,7 @@ pub struct TitledMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10762,7 +10762,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -10931,7 +10931,7 @@ pub struct MultiSelectPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10983,7 +10983,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -13688,7 +13688,7 @@ pub struct InitializeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -13739,7 +13739,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -13992,7 +13992,7 @@ pub struct InitializeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14043,7 +14043,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -14357,7 +14357,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14425,7 +14425,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -14728,7 +14728,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14805,7 +14805,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -15109,7 +15109,7 @@ pub struct PromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15153,7 +15153,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -15325,7 +15325,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15362,7 +15362,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -15533,7 +15533,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15578,7 +15578,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -15802,7 +15802,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15870,7 +15870,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -16263,7 +16263,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16376,7 +16376,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W10)
+                crate::runtime::de::lenient_meta(d).map(__W10)
             }
         }
         struct __Visitor;
@@ -16761,7 +16761,7 @@ pub struct SessionListCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16781,7 +16781,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -16883,7 +16883,7 @@ pub struct SessionDeleteCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16903,7 +16903,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17008,7 +17008,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17028,7 +17028,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17140,7 +17140,7 @@ pub struct SessionResumeCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17160,7 +17160,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17262,7 +17262,7 @@ pub struct SessionCloseCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17282,7 +17282,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17394,7 +17394,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17423,7 +17423,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -17581,7 +17581,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17618,7 +17618,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -17779,7 +17779,7 @@ pub struct LogoutCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17799,7 +17799,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -18177,7 +18177,7 @@ pub struct AuthMethodTerminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18205,7 +18205,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -18439,7 +18439,7 @@ pub struct AuthMethodAgent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18467,7 +18467,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -18642,7 +18642,7 @@ pub struct Implementation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18670,7 +18670,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -18817,7 +18817,7 @@ pub struct AuthenticateResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18837,7 +18837,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -18943,7 +18943,7 @@ pub struct LogoutResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18963,7 +18963,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -19094,7 +19094,7 @@ pub struct NewSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19130,7 +19130,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -19314,7 +19314,7 @@ pub struct SessionModeState {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19342,7 +19342,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -19571,7 +19571,7 @@ pub struct SessionMode {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19599,7 +19599,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -19775,7 +19775,7 @@ pub struct SessionConfigOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
@@ -20471,7 +20471,7 @@ pub struct SessionConfigSelectOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20499,7 +20499,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -20662,7 +20662,7 @@ pub struct SessionConfigSelectGroup {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20690,7 +20690,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -21141,7 +21141,7 @@ pub struct LoadSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21177,7 +21177,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -21349,7 +21349,7 @@ pub struct ListSessionsResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21385,7 +21385,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -21570,7 +21570,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21622,7 +21622,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -21872,7 +21872,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21933,7 +21933,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -22148,7 +22148,7 @@ pub struct DeleteSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22168,7 +22168,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -22292,7 +22292,7 @@ pub struct ResumeSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22328,7 +22328,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -22488,7 +22488,7 @@ pub struct CloseSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22508,7 +22508,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -22614,7 +22614,7 @@ pub struct SetSessionModeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22634,7 +22634,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -22746,7 +22746,7 @@ pub struct SetSessionConfigOptionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22774,7 +22774,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -22911,7 +22911,7 @@ pub struct PromptResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22932,7 +22932,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -23075,7 +23075,7 @@ pub struct PromptResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23104,7 +23104,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -24316,7 +24316,7 @@ pub struct SessionNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24336,7 +24336,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -26076,7 +26076,7 @@ pub struct ContentChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -26104,7 +26104,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -26317,7 +26317,7 @@ pub struct ToolCall {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -26404,7 +26404,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W9)
+                crate::runtime::de::lenient_meta(d).map(__W9)
             }
         }
         struct __Visitor;
@@ -26716,7 +26716,7 @@ pub struct PlanEntry {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -26736,7 +26736,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -27123,7 +27123,7 @@ pub struct Plan {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27151,7 +27151,7 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -27281,7 +27281,7 @@ pub struct AvailableCommand {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27309,7 +27309,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -27534,7 +27534,7 @@ pub struct UnstructuredCommandInput {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27554,7 +27554,7 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -27671,7 +27671,7 @@ pub struct AvailableCommandsUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27699,7 +27699,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -27827,7 +27827,7 @@ pub struct CurrentModeUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27847,7 +27847,7 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -27971,7 +27971,7 @@ pub struct ConfigOptionUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27999,7 +27999,7 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -28140,7 +28140,7 @@ pub struct SessionInfoUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28176,7 +28176,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -28327,7 +28327,7 @@ pub struct Cost {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28347,7 +28347,7 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -28486,7 +28486,7 @@ pub struct UsageUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28514,7 +28514,7 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -28828,7 +28828,7 @@ pub struct Notice {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28868,7 +28868,7 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -29291,7 +29291,7 @@ pub struct CompactionUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29327,7 +29327,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -29520,7 +29520,7 @@ pub struct CompactionSummaryChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29540,7 +29540,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -29683,7 +29683,7 @@ pub struct CompleteElicitationNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29703,7 +29703,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -31593,7 +31593,7 @@ pub struct InitializeRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31634,7 +31634,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -31879,7 +31879,7 @@ pub struct ClientCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31947,7 +31947,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -32270,7 +32270,7 @@ pub struct ClientCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32356,7 +32356,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W7)
+                crate::runtime::de::lenient_meta(d).map(__W7)
             }
         }
         struct __Visitor;
@@ -32660,7 +32660,7 @@ pub struct FileSystemCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32696,7 +32696,7 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -32861,7 +32861,7 @@ pub struct ClientSessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32905,7 +32905,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -33169,7 +33169,7 @@ pub struct SessionConfigOptionsCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33197,7 +33197,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -33331,7 +33331,7 @@ pub struct BooleanConfigOptionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33351,7 +33351,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -33538,7 +33538,7 @@ pub struct AuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33566,7 +33566,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -33707,7 +33707,7 @@ pub struct ElicitationCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33743,7 +33743,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -33904,7 +33904,7 @@ pub struct ElicitationFormCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33924,7 +33924,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -34028,7 +34028,7 @@ pub struct ElicitationUrlCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34048,7 +34048,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -34154,7 +34154,7 @@ pub struct AuthenticateRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34174,7 +34174,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -34300,7 +34300,7 @@ pub struct LogoutRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34320,7 +34320,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -34451,7 +34451,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34480,7 +34480,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -34686,7 +34686,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34721,7 +34721,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -35384,7 +35384,7 @@ pub struct HttpHeader {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35404,7 +35404,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -35541,7 +35541,7 @@ pub struct McpServerHttp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35569,7 +35569,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -35723,7 +35723,7 @@ pub struct McpServerSse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35751,7 +35751,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -35905,7 +35905,7 @@ pub struct McpServerStdio {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35941,7 +35941,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -36130,7 +36130,7 @@ pub struct LoadSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36165,7 +36165,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -36395,7 +36395,7 @@ pub struct LoadSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36431,7 +36431,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -36658,7 +36658,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36679,7 +36679,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -36870,7 +36870,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36891,7 +36891,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -37087,7 +37087,7 @@ pub struct DeleteSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37107,7 +37107,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -37262,7 +37262,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37289,7 +37289,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -37534,7 +37534,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37562,7 +37562,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -37794,7 +37794,7 @@ pub struct CloseSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37814,7 +37814,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -37942,7 +37942,7 @@ pub struct SetSessionModeRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37962,7 +37962,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -38110,7 +38110,7 @@ pub struct SetSessionConfigOptionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
@@ -38601,7 +38601,7 @@ pub struct PromptRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38621,7 +38621,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -40280,7 +40280,7 @@ pub struct WriteTextFileResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40300,7 +40300,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -40409,7 +40409,7 @@ pub struct ReadTextFileResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40429,7 +40429,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -40549,7 +40549,7 @@ pub struct RequestPermissionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40569,7 +40569,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -40849,7 +40849,7 @@ pub struct SelectedPermissionOutcome {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40869,7 +40869,7 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -40990,7 +40990,7 @@ pub struct CreateTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41010,7 +41010,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -41146,7 +41146,7 @@ pub struct TerminalOutputResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41174,7 +41174,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -41350,7 +41350,7 @@ pub struct TerminalExitStatus {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41386,7 +41386,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -41525,7 +41525,7 @@ pub struct ReleaseTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41545,7 +41545,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -41667,7 +41667,7 @@ pub struct WaitForTerminalExitResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41703,7 +41703,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -41848,7 +41848,7 @@ pub struct KillTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41868,7 +41868,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -41976,7 +41976,7 @@ pub struct CreateElicitationResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
@@ -43043,7 +43043,7 @@ pub struct CancelNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43063,7 +43063,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -43190,7 +43190,7 @@ pub struct CancelRequestNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43210,7 +43210,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -43355,7 +43355,7 @@ pub struct MessageMcpRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43376,7 +43376,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -43764,7 +43764,7 @@ pub struct SessionSystemPromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43793,7 +43793,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -43947,7 +43947,7 @@ pub struct SessionSystemPromptModeCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43976,7 +43976,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -44118,7 +44118,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44139,7 +44139,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -44258,7 +44258,7 @@ pub struct SessionForkCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44279,7 +44279,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -44389,7 +44389,7 @@ pub struct SessionArchiveCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44410,7 +44410,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -44519,7 +44519,7 @@ pub struct SessionStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44540,7 +44540,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -44650,7 +44650,7 @@ pub struct SessionTitleCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44671,7 +44671,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -44780,7 +44780,7 @@ pub struct AuthStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44801,7 +44801,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -44910,7 +44910,7 @@ pub struct ProvidersCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44931,7 +44931,7 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -45041,7 +45041,7 @@ pub struct ListProvidersResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45062,7 +45062,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -45217,7 +45217,7 @@ pub struct ProviderInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45252,7 +45252,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -45706,7 +45706,7 @@ pub struct ProviderCurrentConfig {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45727,7 +45727,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -45866,7 +45866,7 @@ pub struct SetProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45887,7 +45887,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46001,7 +46001,7 @@ pub struct DisableProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46022,7 +46022,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46154,7 +46154,7 @@ pub struct AuthStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46183,7 +46183,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -46559,7 +46559,7 @@ pub struct AuthAccount {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46619,7 +46619,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -46841,7 +46841,7 @@ pub struct ForkSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46878,7 +46878,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -47061,7 +47061,7 @@ pub struct ArchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47082,7 +47082,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -47196,7 +47196,7 @@ pub struct UnarchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47217,7 +47217,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -47339,7 +47339,7 @@ pub struct SessionStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47360,7 +47360,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -47657,7 +47657,7 @@ pub struct SetSessionTitleResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47678,7 +47678,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -47836,7 +47836,7 @@ pub struct Usage {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47889,7 +47889,7 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -48404,7 +48404,7 @@ pub struct PlanItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48433,7 +48433,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -48580,7 +48580,7 @@ pub struct PlanFile {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48601,7 +48601,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -48744,7 +48744,7 @@ pub struct PlanMarkdown {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48765,7 +48765,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -48905,7 +48905,7 @@ pub struct PlanUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48926,7 +48926,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -49054,7 +49054,7 @@ pub struct PlanRemoved {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49075,7 +49075,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -49209,7 +49209,7 @@ pub struct SubagentSessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49238,7 +49238,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -49376,7 +49376,7 @@ pub struct SessionCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49397,7 +49397,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -49756,7 +49756,7 @@ pub struct RunningStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49777,7 +49777,7 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -50013,7 +50013,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -50366,7 +50366,7 @@ pub struct RequiresActionStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50387,7 +50387,7 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -50500,7 +50500,7 @@ pub struct UnknownStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50521,7 +50521,7 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -50728,7 +50728,7 @@ pub struct SubagentUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50790,7 +50790,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W7)
+                crate::runtime::de::lenient_meta(d).map(__W7)
             }
         }
         struct __Visitor;
@@ -51116,7 +51116,7 @@ pub struct SessionMessage {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51185,7 +51185,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -51435,7 +51435,7 @@ pub struct SessionMessageChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51456,7 +51456,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -51621,7 +51621,7 @@ pub struct AuthStatusUpdateNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51650,7 +51650,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -51812,7 +51812,7 @@ pub struct SubagentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51833,7 +51833,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -51940,7 +51940,7 @@ pub struct PlanCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51961,7 +51961,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -52068,7 +52068,7 @@ pub struct ListProvidersRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52089,7 +52089,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -52224,7 +52224,7 @@ pub struct SetProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52251,7 +52251,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -52453,7 +52453,7 @@ pub struct DisableProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52474,7 +52474,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -52609,7 +52609,7 @@ pub struct AuthStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52630,7 +52630,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -52756,7 +52756,7 @@ pub struct McpServerAcp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52777,7 +52777,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -52939,7 +52939,7 @@ pub struct SystemPrompt {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52960,7 +52960,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -53484,7 +53484,7 @@ pub struct ForkSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53512,7 +53512,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -53750,7 +53750,7 @@ pub struct ArchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53771,7 +53771,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -53912,7 +53912,7 @@ pub struct UnarchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53933,7 +53933,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -54072,7 +54072,7 @@ pub struct SessionStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54093,7 +54093,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -54242,7 +54242,7 @@ pub struct SetSessionTitleRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54263,7 +54263,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -54504,7 +54504,7 @@ pub struct MessageMcpResponseResult {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54525,7 +54525,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -54638,7 +54638,7 @@ pub struct MessageMcpResponseError {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54659,7 +54659,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -54955,7 +54955,7 @@ pub struct MessageMcpNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54976,7 +54976,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -55529,7 +55529,7 @@ pub struct ProxySuccessorRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55558,7 +55558,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -56398,7 +56398,7 @@ pub struct ProxySuccessorNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56427,7 +56427,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;

@@ -793,7 +793,7 @@ pub struct RequestPermissionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -828,7 +828,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -2480,7 +2480,7 @@ pub struct Annotations {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -2532,7 +2532,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -2854,7 +2854,7 @@ pub struct TextContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -2882,7 +2882,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -3125,7 +3125,7 @@ pub struct ImageContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3161,7 +3161,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -3357,7 +3357,7 @@ pub struct AudioContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3385,7 +3385,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -3584,7 +3584,7 @@ pub struct Icon {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3628,7 +3628,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -4012,7 +4012,7 @@ pub struct ResourceLink {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4090,7 +4090,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W8)
+                crate::runtime::de::lenient_meta(d).map(__W8)
             }
         }
         struct __Visitor;
@@ -4464,7 +4464,7 @@ pub struct TextResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4492,7 +4492,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -4659,7 +4659,7 @@ pub struct BlobResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4687,7 +4687,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -4849,7 +4849,7 @@ pub struct EmbeddedResource {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4877,7 +4877,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -5026,7 +5026,7 @@ pub struct Content {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5046,7 +5046,7 @@ impl<'de> ::serde::Deserialize<'de> for Content {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -5187,7 +5187,7 @@ pub struct DiffChange {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`DiffChangeOperation`]).
@@ -5993,7 +5993,7 @@ pub struct DiffPatch {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6013,7 +6013,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -6312,7 +6312,7 @@ pub struct Diff {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6348,7 +6348,7 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -6570,7 +6570,7 @@ pub struct Terminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6590,7 +6590,7 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -6723,7 +6723,7 @@ pub struct ToolCallLocation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6759,7 +6759,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -6917,7 +6917,7 @@ pub struct ToolCallCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6945,7 +6945,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -7076,7 +7076,7 @@ pub struct ToolCallCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7096,7 +7096,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -7203,7 +7203,7 @@ pub struct ToolCallPermissionSubject {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7223,7 +7223,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -7363,7 +7363,7 @@ pub struct CommandPermissionSubject {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7399,7 +7399,7 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -7589,7 +7589,7 @@ pub struct PermissionOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7609,7 +7609,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -8012,7 +8012,7 @@ pub struct CreateElicitationRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
@@ -8584,7 +8584,7 @@ pub struct ElicitationSchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8627,7 +8627,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -9438,7 +9438,7 @@ pub struct EnumOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9466,7 +9466,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -9708,7 +9708,7 @@ pub struct StringPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9763,7 +9763,7 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W9)
+                crate::runtime::de::lenient_meta(d).map(__W9)
             }
         }
         struct __Visitor;
@@ -10118,7 +10118,7 @@ pub struct NumberPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10169,7 +10169,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -10433,7 +10433,7 @@ pub struct IntegerPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10484,7 +10484,7 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -10709,7 +10709,7 @@ pub struct BooleanPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10753,7 +10753,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -11114,7 +11114,7 @@ pub struct StringMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11134,7 +11134,7 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -11254,7 +11254,7 @@ pub struct TitledMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11274,7 +11274,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -11441,7 +11441,7 @@ pub struct MultiSelectPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11493,7 +11493,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -14394,7 +14394,7 @@ pub struct InitializeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14436,7 +14436,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -14706,7 +14706,7 @@ pub struct Implementation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14734,7 +14734,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -14914,7 +14914,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14951,7 +14951,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -15158,7 +15158,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15203,7 +15203,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -15452,7 +15452,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15511,7 +15511,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -15864,7 +15864,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15968,7 +15968,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W9)
+                crate::runtime::de::lenient_meta(d).map(__W9)
             }
         }
         struct __Visitor;
@@ -16367,7 +16367,7 @@ pub struct PromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16411,7 +16411,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -16598,7 +16598,7 @@ pub struct PromptImageCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16618,7 +16618,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -16720,7 +16720,7 @@ pub struct PromptAudioCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16740,7 +16740,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -16842,7 +16842,7 @@ pub struct PromptEmbeddedContextCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16862,7 +16862,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -16988,7 +16988,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17025,7 +17025,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -17222,7 +17222,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17267,7 +17267,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -17453,7 +17453,7 @@ pub struct McpStdioCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17473,7 +17473,7 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17575,7 +17575,7 @@ pub struct McpHttpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17595,7 +17595,7 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17697,7 +17697,7 @@ pub struct SessionDeleteCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17717,7 +17717,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17822,7 +17822,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17842,7 +17842,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -17957,7 +17957,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17978,7 +17978,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -18100,7 +18100,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18129,7 +18129,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -18531,7 +18531,7 @@ pub struct EnvVariable {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18551,7 +18551,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -18714,7 +18714,7 @@ pub struct AuthMethodTerminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18749,7 +18749,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -18979,7 +18979,7 @@ pub struct AuthMethodAgent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19007,7 +19007,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -19161,7 +19161,7 @@ pub struct LoginAuthResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19181,7 +19181,7 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -19287,7 +19287,7 @@ pub struct LogoutAuthResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19307,7 +19307,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -19448,7 +19448,7 @@ pub struct NewSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19489,7 +19489,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -19693,7 +19693,7 @@ pub struct SessionConfigOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
@@ -20415,7 +20415,7 @@ pub struct SessionConfigSelectOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20443,7 +20443,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -20608,7 +20608,7 @@ pub struct SessionConfigSelectGroup {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20636,7 +20636,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -21381,7 +21381,7 @@ pub struct TextCommandInput {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21401,7 +21401,7 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -21532,7 +21532,7 @@ pub struct Command {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21560,7 +21560,7 @@ impl<'de> ::serde::Deserialize<'de> for Command {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -21726,7 +21726,7 @@ pub struct ListSessionsResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21754,7 +21754,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -21951,7 +21951,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21995,7 +21995,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -22257,7 +22257,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22310,7 +22310,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -22609,7 +22609,7 @@ pub struct DeleteSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22629,7 +22629,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -22765,7 +22765,7 @@ pub struct ResumeSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22801,7 +22801,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -22964,7 +22964,7 @@ pub struct CloseSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22984,7 +22984,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -23090,7 +23090,7 @@ pub struct CancelToolCallResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23110,7 +23110,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -23216,7 +23216,7 @@ pub struct CancelTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23236,7 +23236,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -23345,7 +23345,7 @@ pub struct SetSessionConfigOptionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23373,7 +23373,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -23522,7 +23522,7 @@ pub struct PromptResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23542,7 +23542,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -24172,7 +24172,7 @@ pub struct UnsupportedProtocolVersionErrorData {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24192,7 +24192,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -24333,7 +24333,7 @@ pub struct SessionNotFoundErrorData {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24353,7 +24353,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -25096,7 +25096,7 @@ pub struct UpdateSessionNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -25116,7 +25116,7 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -27246,7 +27246,7 @@ pub struct ContentChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27266,7 +27266,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -28073,7 +28073,7 @@ pub struct BackgroundTerminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28093,7 +28093,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -28212,7 +28212,7 @@ pub struct BackgroundToolCall {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28232,7 +28232,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -28363,7 +28363,7 @@ pub struct RunningStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28391,7 +28391,7 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -28658,7 +28658,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -29070,7 +29070,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -29477,7 +29477,7 @@ pub struct RequiresActionStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29505,7 +29505,7 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -30203,7 +30203,7 @@ pub struct ToolCallContentChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30223,7 +30223,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -30362,7 +30362,7 @@ pub struct TerminalOutput {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30382,7 +30382,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -30517,7 +30517,7 @@ pub struct TerminalExitStatus {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30553,7 +30553,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -30704,7 +30704,7 @@ pub struct TerminalSize {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30754,7 +30754,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -30909,7 +30909,7 @@ pub struct TerminalCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30937,7 +30937,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -31068,7 +31068,7 @@ pub struct TerminalCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31088,7 +31088,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -31310,7 +31310,7 @@ pub struct TerminalOutputChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31330,7 +31330,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -31965,7 +31965,7 @@ pub struct PlanEntry {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31985,7 +31985,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -32454,7 +32454,7 @@ pub struct PlanItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32482,7 +32482,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -32619,7 +32619,7 @@ pub struct PlanUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32639,7 +32639,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -32763,7 +32763,7 @@ pub struct AvailableCommandsUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32791,7 +32791,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -32917,7 +32917,7 @@ pub struct ConfigOptionUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32945,7 +32945,7 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -33130,7 +33130,7 @@ pub struct Cost {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33150,7 +33150,7 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -33506,7 +33506,7 @@ pub struct Notice {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33546,7 +33546,7 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -34034,7 +34034,7 @@ pub struct CompactionSummaryChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34054,7 +34054,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -34197,7 +34197,7 @@ pub struct CompleteElicitationNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34217,7 +34217,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -36108,7 +36108,7 @@ pub struct InitializeRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36136,7 +36136,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -36341,7 +36341,7 @@ pub struct ClientCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36377,7 +36377,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -36551,7 +36551,7 @@ pub struct ClientAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36579,7 +36579,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -36712,7 +36712,7 @@ pub struct TerminalAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36732,7 +36732,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -36854,7 +36854,7 @@ pub struct ElicitationCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36890,7 +36890,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -37049,7 +37049,7 @@ pub struct ElicitationFormCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37069,7 +37069,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -37171,7 +37171,7 @@ pub struct ElicitationUrlCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37191,7 +37191,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -37301,7 +37301,7 @@ pub struct LoginAuthRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37321,7 +37321,7 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -37451,7 +37451,7 @@ pub struct LogoutAuthRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37471,7 +37471,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -37601,7 +37601,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37622,7 +37622,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -37842,7 +37842,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37869,7 +37869,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -38495,7 +38495,7 @@ pub struct HttpHeader {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38515,7 +38515,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -38656,7 +38656,7 @@ pub struct McpServerHttp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38676,7 +38676,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -38852,7 +38852,7 @@ pub struct McpServerStdio {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38872,7 +38872,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -39084,7 +39084,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39105,7 +39105,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -39308,7 +39308,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39329,7 +39329,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -39531,7 +39531,7 @@ pub struct DeleteSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39551,7 +39551,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -39725,7 +39725,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39753,7 +39753,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -40044,7 +40044,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40073,7 +40073,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -40460,7 +40460,7 @@ pub struct ReplayFromStart {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40480,7 +40480,7 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -40602,7 +40602,7 @@ pub struct CloseSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40622,7 +40622,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -40761,7 +40761,7 @@ pub struct CancelToolCallRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40781,7 +40781,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -40939,7 +40939,7 @@ pub struct CancelTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40959,7 +40959,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -41111,7 +41111,7 @@ pub struct SetSessionConfigOptionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
@@ -41614,7 +41614,7 @@ pub struct PromptRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41634,7 +41634,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -42978,7 +42978,7 @@ pub struct RequestPermissionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42998,7 +42998,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -43327,7 +43327,7 @@ pub struct CancelledPermissionOutcome {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43347,7 +43347,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -43450,7 +43450,7 @@ pub struct SelectedPermissionOutcome {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43470,7 +43470,7 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -43588,7 +43588,7 @@ pub struct CreateElicitationResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
@@ -44714,7 +44714,7 @@ pub struct CancelSessionNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44734,7 +44734,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -44862,7 +44862,7 @@ pub struct CancelRequestNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44882,7 +44882,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -45024,7 +45024,7 @@ pub struct MessageMcpRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45045,7 +45045,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -45419,7 +45419,7 @@ pub struct McpAcpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45440,7 +45440,7 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -45560,7 +45560,7 @@ pub struct SessionSystemPromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45589,7 +45589,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -45743,7 +45743,7 @@ pub struct SessionSystemPromptModeCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45772,7 +45772,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -45914,7 +45914,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45935,7 +45935,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46054,7 +46054,7 @@ pub struct SessionForkCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46075,7 +46075,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46185,7 +46185,7 @@ pub struct SessionArchiveCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46206,7 +46206,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46315,7 +46315,7 @@ pub struct SessionStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46336,7 +46336,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46446,7 +46446,7 @@ pub struct SessionTitleCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46467,7 +46467,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46576,7 +46576,7 @@ pub struct AuthStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46597,7 +46597,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46706,7 +46706,7 @@ pub struct ProvidersCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46727,7 +46727,7 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -46837,7 +46837,7 @@ pub struct ListProvidersResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46858,7 +46858,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -47013,7 +47013,7 @@ pub struct ProviderInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47048,7 +47048,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -47508,7 +47508,7 @@ pub struct ProviderCurrentConfig {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47529,7 +47529,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -47668,7 +47668,7 @@ pub struct SetProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47689,7 +47689,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -47803,7 +47803,7 @@ pub struct DisableProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47824,7 +47824,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -47956,7 +47956,7 @@ pub struct AuthStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47985,7 +47985,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -48361,7 +48361,7 @@ pub struct AuthAccount {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48421,7 +48421,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -48649,7 +48649,7 @@ pub struct ForkSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48691,7 +48691,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
+                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -48877,7 +48877,7 @@ pub struct ArchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48898,7 +48898,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -49012,7 +49012,7 @@ pub struct UnarchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49033,7 +49033,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -49169,7 +49169,7 @@ pub struct SessionStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49198,7 +49198,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -49517,7 +49517,7 @@ pub struct BackgroundSubagent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49538,7 +49538,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -49700,7 +49700,7 @@ pub struct Usage {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49753,7 +49753,7 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
+                crate::runtime::de::lenient_meta(d).map(__W6)
             }
         }
         struct __Visitor;
@@ -49974,7 +49974,7 @@ pub struct UnknownStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50003,7 +50003,7 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -50145,7 +50145,7 @@ pub struct SetSessionTitleResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50166,7 +50166,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -50299,7 +50299,7 @@ pub struct PlanFile {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50320,7 +50320,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -50463,7 +50463,7 @@ pub struct PlanMarkdown {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50484,7 +50484,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -50624,7 +50624,7 @@ pub struct PlanRemoved {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50645,7 +50645,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -50781,7 +50781,7 @@ pub struct SubagentSessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50810,7 +50810,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -50948,7 +50948,7 @@ pub struct SessionCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50969,7 +50969,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -51303,7 +51303,7 @@ pub struct SessionMessageChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51324,7 +51324,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -51489,7 +51489,7 @@ pub struct AuthStatusUpdateNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51518,7 +51518,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -51677,7 +51677,7 @@ pub struct ListProvidersRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51698,7 +51698,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -51835,7 +51835,7 @@ pub struct SetProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51862,7 +51862,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -52064,7 +52064,7 @@ pub struct DisableProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52085,7 +52085,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -52220,7 +52220,7 @@ pub struct AuthStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52241,7 +52241,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
+                crate::runtime::de::lenient_meta(d).map(__W0)
             }
         }
         struct __Visitor;
@@ -52367,7 +52367,7 @@ pub struct McpServerAcp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52388,7 +52388,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -52549,7 +52549,7 @@ pub struct SystemPrompt {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52570,7 +52570,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -53092,7 +53092,7 @@ pub struct ForkSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53120,7 +53120,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
+                crate::runtime::de::lenient_meta(d).map(__W5)
             }
         }
         struct __Visitor;
@@ -53362,7 +53362,7 @@ pub struct ArchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53383,7 +53383,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -53524,7 +53524,7 @@ pub struct UnarchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53545,7 +53545,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -53684,7 +53684,7 @@ pub struct SessionStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53705,7 +53705,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -53854,7 +53854,7 @@ pub struct SetSessionTitleRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53875,7 +53875,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -54121,7 +54121,7 @@ pub struct MessageMcpResponseResult {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54142,7 +54142,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -54260,7 +54260,7 @@ pub struct MessageMcpResponseError {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54281,7 +54281,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
+                crate::runtime::de::lenient_meta(d).map(__W1)
             }
         }
         struct __Visitor;
@@ -54572,7 +54572,7 @@ pub struct MessageMcpNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54593,7 +54593,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
+                crate::runtime::de::lenient_meta(d).map(__W4)
             }
         }
         struct __Visitor;
@@ -55146,7 +55146,7 @@ pub struct ProxySuccessorRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55175,7 +55175,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;
@@ -56115,7 +56115,7 @@ pub struct ProxySuccessorNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::de::lenient_meta"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56144,7 +56144,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 d: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
+                crate::runtime::de::lenient_meta(d).map(__W2)
             }
         }
         struct __Visitor;

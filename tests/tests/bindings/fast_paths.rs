@@ -114,6 +114,31 @@ fn mutated_corpus_messages_decode_alike() {
     assert!(n > 1000, "only {n} mutations");
 }
 
+/// JSON that parses as a syntax but that a `Value` rejects (a lone surrogate
+/// escape, a number out of range), alone or inside a list or an object, put
+/// at every property: the message fails whatever the field's rule, exactly as
+/// when the value is read as a `Value` first (the streamed lenient fields read
+/// a wrong-shaped value as a `Value` would).
+#[test]
+fn values_a_value_rejects_fail_the_message_at_every_property() {
+    let broken = [r#""\ud800""#, r#"["ok", "\udc00"]"#, r#"{"k": "\ud800"}"#, "1e400", "[1e400]", r#"{"k": [1e400]}"#];
+    let mut n = 0;
+    for (version, name, input) in cases() {
+        let mut ps = Vec::new();
+        pointers(&input, String::new(), &mut ps);
+        for p in ps.iter().filter(|p| !p.is_empty()) {
+            let mut v = input.clone();
+            *v.pointer_mut(p).unwrap() = json!("__broken__");
+            let text = v.to_string();
+            for b in broken {
+                check(version, &name, &text.replace(r#""__broken__""#, b)).unwrap();
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 1000, "only {n} cases");
+}
+
 /// Every corpus message cut at every byte (each cut is broken JSON: both fail).
 #[test]
 fn truncated_corpus_messages_fail_alike() {

@@ -449,6 +449,8 @@ impl Emitter {
             _ if f.default_on_error && f.skip_invalid_items => Some(format!("{rt}::de::lenient_items")),
             // A scalar reads in place: a value of another JSON type is skipped, nothing buffered.
             _ if f.default_on_error && self.is_scalar(&f.ty) => Some(format!("{rt}::de::lenient_scalar")),
+            // Any object is the right shape: streamed, nothing captured (`_meta`).
+            Type::Object if f.default_on_error => Some(format!("{rt}::de::lenient_meta")),
             _ if f.default_on_error => Some(format!("{rt}::de::lenient")),
             _ if f.skip_invalid_items => Some(format!("{rt}::de::items")),
             _ if f.default_on_null && f.required => Some(format!("{rt}::de::null_as_default")),
