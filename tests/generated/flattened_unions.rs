@@ -30,14 +30,6 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["message"];
-        struct __W0(::acp_bindings::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ErrorStopReason;
@@ -65,7 +57,13 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "message",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::LenientScalar,
+                                            ::acp_bindings::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {

@@ -640,14 +640,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        struct __W0(::core::option::Option<ClientResponseErrorId>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::present(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
@@ -677,7 +669,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                             ::acp_bindings::runtime::de::once(
                                 &mut v0,
                                 "id",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::Present,
+                                            ::core::option::Option<ClientResponseErrorId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -895,14 +893,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        struct __W2(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::any(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
@@ -948,7 +938,13 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "data",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {

@@ -293,74 +293,6 @@ impl<'de> ::serde::Deserialize<'de> for Update {
             "loadSession",
             "_meta",
         ];
-        struct __W1(::acp_bindings::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(::acp_bindings::runtime::Nullable<Kind>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient_items(d).map(__W3)
-            }
-        }
-        struct __W4(::std::vec::Vec<Location>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient_items(d).map(__W4)
-            }
-        }
-        struct __W5(::core::option::Option<::std::vec::Vec<Location>>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::items(d).map(__W5)
-            }
-        }
-        struct __W7(::std::vec::Vec<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::null_as_default(d).map(__W7)
-            }
-        }
-        struct __W8(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W8 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::any(d).map(__W8)
-            }
-        }
-        struct __W10(
-            ::acp_bindings::runtime::Nullable<
-                ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-            >,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W10 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::lenient_meta(d).map(__W10)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Update;
@@ -431,35 +363,65 @@ impl<'de> ::serde::Deserialize<'de> for Update {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::LenientScalar,
+                                            ::acp_bindings::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "kind",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::LenientScalar,
+                                            ::acp_bindings::runtime::Nullable<Kind>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "locations",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::LenientItems,
+                                            ::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v4,
                                 "entries",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::LenientItems,
+                                            ::std::vec::Vec<Location>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v5,
                                 "strictItems",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::Items,
+                                            ::core::option::Option<::std::vec::Vec<Location>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
@@ -478,14 +440,26 @@ impl<'de> ::serde::Deserialize<'de> for Update {
                             ::acp_bindings::runtime::de::once(
                                 &mut v7,
                                 "env",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v8,
                                 "rawInput",
-                                map.next_value::<__W8>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
@@ -499,7 +473,15 @@ impl<'de> ::serde::Deserialize<'de> for Update {
                             ::acp_bindings::runtime::de::once(
                                 &mut v10,
                                 "_meta",
-                                map.next_value::<__W10>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::LenientMeta,
+                                            ::acp_bindings::runtime::Nullable<
+                                                ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {

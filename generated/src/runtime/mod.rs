@@ -10,6 +10,7 @@ pub mod de;
 mod extra;
 mod nullable;
 mod number;
+pub mod read;
 pub mod rpc;
 #[cfg(feature = "schemars")]
 #[doc(hidden)]

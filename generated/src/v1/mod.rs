@@ -1333,16 +1333,6 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "path", "content", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WriteTextFileRequest;
@@ -1399,7 +1389,15 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -1603,16 +1601,6 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "path", "line", "limit", "_meta"];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReadTextFileRequest;
@@ -1678,7 +1666,15 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -1806,16 +1802,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCall", "options", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionRequest;
@@ -1872,7 +1858,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -2072,80 +2066,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
             "rawOutput",
             "_meta",
         ];
-        struct __W1(crate::runtime::Nullable<ToolKind>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<ToolCallStatus>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W5)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W6)
-            }
-        }
-        struct __W7(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W7)
-            }
-        }
-        struct __W8(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W8 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W8)
-            }
-        }
-        struct __W9(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W9 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W9)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallUpdate;
@@ -2214,63 +2134,119 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "kind",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<ToolKind>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "status",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<ToolCallStatus>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "name",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "content",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "locations",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "rawInput",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "rawOutput",
-                                map.next_value::<__W8>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
-                                map.next_value::<__W9>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -3342,40 +3318,6 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["audience", "lastModified", "priority", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::vec::Vec<Role>>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<crate::runtime::Number>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Annotations;
@@ -3417,28 +3359,54 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "audience",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<Role>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "lastModified",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "priority",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<crate::runtime::Number>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -3662,24 +3630,6 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "text", "_meta"];
-        struct __W0(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextContent;
@@ -3715,7 +3665,13 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -3729,7 +3685,15 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -3852,32 +3816,6 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "data", "mimeType", "uri", "_meta"];
-        struct __W0(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ImageContent;
@@ -3919,7 +3857,13 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -3940,14 +3884,28 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "uri",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4078,24 +4036,6 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "data", "mimeType", "_meta"];
-        struct __W0(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AudioContent;
@@ -4133,7 +4073,13 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -4154,7 +4100,15 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4315,56 +4269,6 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
             "uri",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<i64>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W5)
-            }
-        }
-        struct __W7(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W7)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResourceLink;
@@ -4416,21 +4320,39 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
@@ -4444,14 +4366,26 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "size",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<i64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "title",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
@@ -4465,7 +4399,15 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "_meta",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4718,24 +4660,6 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mimeType", "text", "uri", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextResourceContents;
@@ -4773,7 +4697,13 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mimeType",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -4794,7 +4724,15 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4907,24 +4845,6 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["blob", "mimeType", "uri", "_meta"];
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlobResourceContents;
@@ -4969,7 +4889,13 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mimeType",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -4983,7 +4909,15 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -5093,24 +5027,6 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["annotations", "resource", "_meta"];
-        struct __W0(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EmbeddedResource;
@@ -5146,7 +5062,13 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "annotations",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -5160,7 +5082,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -5270,16 +5200,6 @@ impl<'de> ::serde::Deserialize<'de> for Content {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Content;
@@ -5318,7 +5238,15 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -5426,24 +5354,6 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path", "oldText", "newText", "_meta"];
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Diff;
@@ -5488,7 +5398,13 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "oldText",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -5502,7 +5418,15 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -5683,16 +5607,6 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Terminal;
@@ -5731,7 +5645,15 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -5835,24 +5757,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path", "line", "_meta"];
-        struct __W1(crate::runtime::Nullable<u32>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallLocation;
@@ -5893,14 +5797,28 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "line",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u32>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6000,16 +5918,6 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "name", "kind", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PermissionOption;
@@ -6066,7 +5974,15 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6422,16 +6338,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
             "outputByteLimit",
             "_meta",
         ];
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CreateTerminalRequest;
@@ -6532,7 +6438,15 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6684,16 +6598,6 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnvVariable;
@@ -6741,7 +6645,15 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6835,16 +6747,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutputRequest;
@@ -6892,7 +6794,15 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7001,16 +6911,6 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReleaseTerminalRequest;
@@ -7058,7 +6958,15 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7167,16 +7075,6 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WaitForTerminalExitRequest;
@@ -7224,7 +7122,15 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7333,16 +7239,6 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = KillTerminalRequest;
@@ -7390,7 +7286,15 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7803,14 +7707,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCallId"];
-        struct __W1(crate::runtime::Nullable<ToolCallId>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSessionScope;
@@ -7847,7 +7743,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "toolCallId",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<ToolCallId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -8095,40 +7997,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
             "description",
             "_meta",
         ];
-        struct __W0(::core::option::Option<ElicitationSchemaType>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSchema;
@@ -8183,14 +8051,26 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "type",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<ElicitationSchemaType>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -8224,14 +8104,28 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "description",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -8939,24 +8833,6 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["const", "title", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnumOption;
@@ -9008,14 +8884,28 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -9214,40 +9104,6 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
             "oneOf",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W6)
-            }
-        }
-        struct __W9(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W9 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W9)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringPropertySchema;
@@ -9309,14 +9165,26 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -9354,7 +9222,13 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "default",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
@@ -9383,7 +9257,15 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
-                                map.next_value::<__W9>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -9622,40 +9504,6 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
             "default",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<crate::runtime::Number>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NumberPropertySchema;
@@ -9705,14 +9553,26 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -9739,14 +9599,28 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<crate::runtime::Number>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -9939,40 +9813,6 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
             "default",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<i64>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = IntegerPropertySchema;
@@ -10016,14 +9856,26 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -10044,14 +9896,28 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<i64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10210,40 +10076,6 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "description", "default", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BooleanPropertySchema;
@@ -10283,28 +10115,54 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "default",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10615,16 +10473,6 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["enum", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringMultiSelectItems;
@@ -10665,7 +10513,15 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10755,16 +10611,6 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["anyOf", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TitledMultiSelectItems;
@@ -10803,7 +10649,15 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10952,40 +10806,6 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
             "default",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MultiSelectPropertySchema;
@@ -11033,14 +10853,26 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -11068,14 +10900,30 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "default",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -13708,40 +13556,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             "agentInfo",
             "_meta",
         ];
-        struct __W1(::core::option::Option<AgentCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<::std::vec::Vec<AuthMethod>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<Implementation>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeResponse;
@@ -13792,28 +13606,54 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "agentCapabilities",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AgentCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "authMethods",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthMethod>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "agentInfo",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Implementation>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -14012,40 +13852,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             "agentInfo",
             "_meta",
         ];
-        struct __W1(::core::option::Option<AgentCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<::std::vec::Vec<AuthMethod>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<Implementation>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeResponse;
@@ -14096,28 +13902,54 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "agentCapabilities",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AgentCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "authMethods",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthMethod>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "agentInfo",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Implementation>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -14378,56 +14210,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             "auth",
             "_meta",
         ];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<PromptCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<McpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(::core::option::Option<SessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(::core::option::Option<AgentAuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
@@ -14475,42 +14257,80 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "loadSession",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "promptCapabilities",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<PromptCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpCapabilities",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<McpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "sessionCapabilities",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<SessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "auth",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AgentAuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -14750,64 +14570,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             "providers",
             "_meta",
         ];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<PromptCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<McpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(::core::option::Option<SessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(::core::option::Option<AgentAuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<ProvidersCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
@@ -14859,49 +14621,93 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "loadSession",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "promptCapabilities",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<PromptCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpCapabilities",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<McpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "sessionCapabilities",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<SessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "auth",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AgentAuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "providers",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ProvidersCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15122,40 +14928,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["image", "audio", "embeddedContext", "_meta"];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptCapabilities;
@@ -15191,28 +14963,54 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "image",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "audio",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "embeddedContext",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15339,32 +15137,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["http", "sse", "_meta"];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
@@ -15398,21 +15170,41 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "http",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "sse",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15547,40 +15339,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["http", "sse", "acp", "_meta"];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
@@ -15616,28 +15374,54 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "http",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "sse",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "acp",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15823,56 +15607,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "close",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<SessionListCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<SessionDeleteCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<SessionAdditionalDirectoriesCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<SessionResumeCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<SessionCloseCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
@@ -15922,42 +15656,82 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "list",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionListCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "delete",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionDeleteCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionAdditionalDirectoriesCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "resume",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionResumeCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "close",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionCloseCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16289,96 +16063,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "close",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<SessionListCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<SessionDeleteCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<SessionAdditionalDirectoriesCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<SessionSystemPromptCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<SessionForkCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<SessionArchiveCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<SessionStatusCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
-            }
-        }
-        struct __W7(crate::runtime::Nullable<SessionTitleCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W7)
-            }
-        }
-        struct __W8(crate::runtime::Nullable<SessionResumeCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W8 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W8)
-            }
-        }
-        struct __W9(crate::runtime::Nullable<SessionCloseCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W9 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W9)
-            }
-        }
-        struct __W10(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W10 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W10)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
@@ -16448,77 +16132,147 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "list",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionListCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "delete",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionDeleteCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionAdditionalDirectoriesCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "systemPrompt",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionSystemPromptCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "fork",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionForkCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "archive",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionArchiveCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "status",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionStatusCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "title",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionTitleCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "resume",
-                                map.next_value::<__W8>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionResumeCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "close",
-                                map.next_value::<__W9>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionCloseCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         10 => {
                             crate::runtime::de::once(
                                 &mut v10,
                                 "_meta",
-                                map.next_value::<__W10>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16774,16 +16528,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionListCapabilities;
@@ -16813,7 +16557,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16896,16 +16648,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionDeleteCapabilities;
@@ -16935,7 +16677,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17021,16 +16771,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionAdditionalDirectoriesCapabilities;
@@ -17063,7 +16803,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17153,16 +16901,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionResumeCapabilities;
@@ -17192,7 +16930,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17275,16 +17021,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCloseCapabilities;
@@ -17314,7 +17050,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17408,24 +17152,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["logout", "_meta"];
-        struct __W0(crate::runtime::Nullable<LogoutCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
@@ -17459,14 +17185,28 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "logout",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<LogoutCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17595,32 +17335,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "logout", "_meta"];
-        struct __W0(crate::runtime::Nullable<AuthStatusCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<LogoutCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
@@ -17658,21 +17372,41 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "status",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<AuthStatusCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "logout",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<LogoutCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17792,16 +17526,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutCapabilities;
@@ -17831,7 +17555,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18190,24 +17922,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "name", "description", "args", "env", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodTerminal;
@@ -18272,7 +17986,13 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
@@ -18306,7 +18026,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18452,24 +18180,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "name", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodAgent;
@@ -18521,14 +18231,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18655,24 +18379,6 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "title", "version", "_meta"];
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Implementation;
@@ -18717,7 +18423,13 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -18731,7 +18443,15 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18830,16 +18550,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthenticateResponse;
@@ -18869,7 +18579,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18956,16 +18674,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutResponse;
@@ -18995,7 +18703,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -19107,32 +18823,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "modes", "configOptions", "_meta"];
-        struct __W1(crate::runtime::Nullable<SessionModeState>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionResponse;
@@ -19179,21 +18869,43 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "modes",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionModeState>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "configOptions",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<SessionConfigOption>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -19327,24 +19039,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentModeId", "availableModes", "_meta"];
-        struct __W1(::std::vec::Vec<SessionMode>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionModeState;
@@ -19385,14 +19079,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "availableModes",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionMode>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -19584,24 +19292,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "name", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMode;
@@ -19653,14 +19343,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -20484,24 +20188,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value", "name", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectOption;
@@ -20553,14 +20239,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -20675,24 +20375,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["group", "name", "options", "_meta"];
-        struct __W2(::std::vec::Vec<SessionConfigSelectOption>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectGroup;
@@ -20744,14 +20426,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "options",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionConfigSelectOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21154,32 +20850,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["modes", "configOptions", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionModeState>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoadSessionResponse;
@@ -21217,21 +20887,43 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "modes",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionModeState>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<SessionConfigOption>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21362,32 +21054,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessions", "nextCursor", "_meta"];
-        struct __W0(::std::vec::Vec<SessionInfo>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsResponse;
@@ -21423,21 +21089,41 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionInfo>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "nextCursor",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21591,40 +21277,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "updatedAt",
             "_meta",
         ];
-        struct __W2(::core::option::Option<::std::vec::Vec<::std::string::String>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
@@ -21684,28 +21336,56 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21894,48 +21574,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "archived",
             "_meta",
         ];
-        struct __W2(::core::option::Option<::std::vec::Vec<::std::string::String>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
@@ -21997,35 +21635,69 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "additionalDirectories",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "archived",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22161,16 +21833,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionResponse;
@@ -22200,7 +21862,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22305,32 +21975,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["modes", "configOptions", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionModeState>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionResponse;
@@ -22368,21 +22012,43 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "modes",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionModeState>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<SessionConfigOption>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22501,16 +22167,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionResponse;
@@ -22540,7 +22196,15 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22627,16 +22291,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionModeResponse;
@@ -22666,7 +22320,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22759,24 +22421,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        struct __W0(::std::vec::Vec<SessionConfigOption>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionResponse;
@@ -22810,14 +22454,28 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionConfigOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22925,16 +22583,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stopReason", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
@@ -22973,7 +22621,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23089,24 +22745,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stopReason", "usage", "_meta"];
-        struct __W1(crate::runtime::Nullable<Usage>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
@@ -23147,14 +22785,28 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "usage",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Usage>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23442,14 +23094,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        struct __W2(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
@@ -23495,7 +23139,13 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -24329,16 +23979,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "update", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionNotification;
@@ -24386,7 +24026,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -26089,24 +25737,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "messageId", "_meta"];
-        struct __W1(crate::runtime::Nullable<MessageId>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ContentChunk;
@@ -26149,14 +25779,28 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "messageId",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MessageId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -26341,72 +25985,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
             "rawOutput",
             "_meta",
         ];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(::core::option::Option<ToolKind>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(::core::option::Option<ToolCallStatus>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(::core::option::Option<::std::vec::Vec<ToolCallContent>>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W5)
-            }
-        }
-        struct __W6(::core::option::Option<::std::vec::Vec<ToolCallLocation>>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W6)
-            }
-        }
-        struct __W7(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W7)
-            }
-        }
-        struct __W8(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W8 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W8)
-            }
-        }
-        struct __W9(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W9 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W9)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCall;
@@ -26480,56 +26058,106 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "name",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "kind",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<ToolKind>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "status",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<ToolCallStatus>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "content",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<ToolCallContent>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "locations",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<ToolCallLocation>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "rawInput",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "rawOutput",
-                                map.next_value::<__W8>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
-                                map.next_value::<__W9>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -26729,16 +26357,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "priority", "status", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanEntry;
@@ -26795,7 +26413,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27136,24 +26762,6 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["entries", "_meta"];
-        struct __W0(::std::vec::Vec<PlanEntry>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Plan;
@@ -27185,14 +26793,28 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "entries",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<PlanEntry>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27294,24 +26916,6 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "description", "input", "_meta"];
-        struct __W2(crate::runtime::Nullable<AvailableCommandInput>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AvailableCommand;
@@ -27363,14 +26967,28 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "input",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<AvailableCommandInput>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27547,16 +27165,6 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["hint", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnstructuredCommandInput;
@@ -27595,7 +27203,15 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27684,24 +27300,6 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["availableCommands", "_meta"];
-        struct __W0(::std::vec::Vec<AvailableCommand>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AvailableCommandsUpdate;
@@ -27733,14 +27331,28 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "availableCommands",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<AvailableCommand>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27840,16 +27452,6 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["currentModeId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CurrentModeUpdate;
@@ -27888,7 +27490,15 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27984,24 +27594,6 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        struct __W0(::std::vec::Vec<SessionConfigOption>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ConfigOptionUpdate;
@@ -28035,14 +27627,28 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionConfigOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28153,32 +27759,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "updatedAt", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfoUpdate;
@@ -28216,21 +27796,41 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "updatedAt",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28340,16 +27940,6 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Cost;
@@ -28397,7 +27987,15 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28499,24 +28097,6 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["used", "size", "cost", "_meta"];
-        struct __W2(crate::runtime::Nullable<Cost>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UsageUpdate;
@@ -28566,14 +28146,28 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "cost",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Cost>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28853,24 +28447,6 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                     .map(__W1)
             }
         }
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Notice;
@@ -28922,14 +28498,28 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -29304,32 +28894,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compactionId", "status", "summary", "error", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionUpdate;
@@ -29385,21 +28949,41 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "summary",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "error",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -29533,16 +29117,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compactionId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionSummaryChunk;
@@ -29590,7 +29164,15 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -29696,16 +29278,6 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["elicitationId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompleteElicitationNotification;
@@ -29744,7 +29316,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -31611,32 +31191,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             "clientInfo",
             "_meta",
         ];
-        struct __W1(::core::option::Option<ClientCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<Implementation>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeRequest;
@@ -31683,21 +31237,41 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "clientCapabilities",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<ClientCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "clientInfo",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Implementation>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -31900,56 +31474,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             "elicitation",
             "_meta",
         ];
-        struct __W0(::core::option::Option<FileSystemCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<ClientSessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(::core::option::Option<AuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<ElicitationCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCapabilities;
@@ -31997,42 +31521,80 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "fs",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<FileSystemCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminal",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "session",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ClientSessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "auth",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "elicitation",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32293,72 +31855,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             "elicitation",
             "_meta",
         ];
-        struct __W0(::core::option::Option<FileSystemCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<ClientSessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<SubagentCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<PlanCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(::core::option::Option<AuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<ElicitationCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
-            }
-        }
-        struct __W7(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W7)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCapabilities;
@@ -32414,56 +31910,106 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "fs",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<FileSystemCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "terminal",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "session",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ClientSessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "subagents",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SubagentCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "plan",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<PlanCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "auth",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "elicitation",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "_meta",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32673,32 +32219,6 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["readTextFile", "writeTextFile", "_meta"];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = FileSystemCapabilities;
@@ -32732,21 +32252,41 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "readTextFile",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "writeTextFile",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32874,40 +32414,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compaction", "configOptions", "notices", "_meta"];
-        struct __W0(crate::runtime::Nullable<CompactionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<SessionConfigOptionsCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<NoticeCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientSessionCapabilities;
@@ -32949,28 +32455,54 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "compaction",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<CompactionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionConfigOptionsCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "notices",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<NoticeCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33182,24 +32714,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["boolean", "_meta"];
-        struct __W0(crate::runtime::Nullable<BooleanConfigOptionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigOptionsCapabilities;
@@ -33233,14 +32747,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "boolean",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<BooleanConfigOptionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33344,16 +32872,6 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BooleanConfigOptionCapabilities;
@@ -33383,7 +32901,15 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33551,24 +33077,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminal", "_meta"];
-        struct __W0(::core::option::Option<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthCapabilities;
@@ -33600,14 +33108,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminal",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            ::core::option::Option<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33720,32 +33242,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["form", "url", "_meta"];
-        struct __W0(crate::runtime::Nullable<ElicitationFormCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<ElicitationUrlCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationCapabilities;
@@ -33783,21 +33279,41 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "form",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationFormCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationUrlCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33917,16 +33433,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationFormCapabilities;
@@ -33956,7 +33462,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34041,16 +33555,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationUrlCapabilities;
@@ -34080,7 +33584,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34167,16 +33679,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthenticateRequest;
@@ -34215,7 +33717,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34313,16 +33823,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutRequest;
@@ -34352,7 +33852,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34465,24 +33973,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "additionalDirectories", "mcpServers", "_meta"];
-        struct __W2(::std::vec::Vec<McpServer>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
@@ -34539,14 +34029,28 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpServers",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<McpServer>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34706,24 +34210,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W2(::std::vec::Vec<McpServer>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W2)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
@@ -34784,7 +34270,13 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mcpServers",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<McpServer>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
@@ -34798,7 +34290,15 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -35397,16 +34897,6 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = HttpHeader;
@@ -35454,7 +34944,15 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -35554,24 +35052,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url", "headers", "_meta"];
-        struct __W2(::std::vec::Vec<HttpHeader>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerHttp;
@@ -35621,14 +35101,28 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "headers",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<HttpHeader>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -35736,24 +35230,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url", "headers", "_meta"];
-        struct __W2(::std::vec::Vec<HttpHeader>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerSse;
@@ -35803,14 +35279,28 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "headers",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<HttpHeader>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -35918,32 +35408,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "command", "args", "env", "_meta"];
-        struct __W2(::std::vec::Vec<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W2)
-            }
-        }
-        struct __W3(::std::vec::Vec<EnvVariable>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerStdio;
@@ -35997,21 +35461,41 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "args",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "env",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<EnvVariable>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36150,24 +35634,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             "sessionId",
             "_meta",
         ];
-        struct __W0(::std::vec::Vec<McpServer>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W0)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoadSessionRequest;
@@ -36207,7 +35673,13 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mcpServers",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<McpServer>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -36240,7 +35712,15 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36416,24 +35896,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W0(::std::vec::Vec<McpServer>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::null_as_default(d).map(__W0)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoadSessionRequest;
@@ -36477,7 +35939,13 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mcpServers",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::NullAsDefault,
+                                            ::std::vec::Vec<McpServer>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -36517,7 +35985,15 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36672,16 +36148,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
@@ -36739,7 +36205,15 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36884,16 +36358,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "archived", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
@@ -36965,7 +36429,15 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37100,16 +36572,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionRequest;
@@ -37148,7 +36610,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37282,16 +36752,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "mcpServers",
             "_meta",
         ];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
@@ -37369,7 +36829,15 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37555,16 +37023,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
@@ -37653,7 +37111,15 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37807,16 +37273,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionRequest;
@@ -37855,7 +37311,15 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37955,16 +37419,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "modeId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionModeRequest;
@@ -38012,7 +37466,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -38614,16 +38076,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "prompt", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptRequest;
@@ -38671,7 +38123,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40293,16 +39753,6 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WriteTextFileResponse;
@@ -40332,7 +39782,15 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40422,16 +39880,6 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReadTextFileResponse;
@@ -40470,7 +39918,15 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40562,16 +40018,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["outcome", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionResponse;
@@ -40610,7 +40056,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40862,16 +40316,6 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SelectedPermissionOutcome;
@@ -40910,7 +40354,15 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41003,16 +40455,6 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CreateTerminalResponse;
@@ -41051,7 +40493,15 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41159,24 +40609,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["output", "truncated", "exitStatus", "_meta"];
-        struct __W2(crate::runtime::Nullable<TerminalExitStatus>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutputResponse;
@@ -41228,14 +40660,28 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "exitStatus",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<TerminalExitStatus>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41363,32 +40809,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["exitCode", "signal", "_meta"];
-        struct __W0(crate::runtime::Nullable<u32>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalExitStatus;
@@ -41424,21 +40844,41 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "exitCode",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u32>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "signal",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41538,16 +40978,6 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReleaseTerminalResponse;
@@ -41577,7 +41007,15 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41680,32 +41118,6 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["exitCode", "signal", "_meta"];
-        struct __W0(crate::runtime::Nullable<u32>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WaitForTerminalExitResponse;
@@ -41741,21 +41153,41 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "exitCode",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u32>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "signal",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41861,16 +41293,6 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = KillTerminalResponse;
@@ -41900,7 +41322,15 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43056,16 +42486,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelNotification;
@@ -43104,7 +42524,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43203,16 +42631,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelRequestNotification;
@@ -43251,7 +42669,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43369,16 +42795,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpRequest;
@@ -43453,7 +42869,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43778,24 +43202,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionSystemPromptModeCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptCapabilities;
@@ -43829,14 +43235,30 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mode",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionSystemPromptModeCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43961,24 +43383,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["override", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionSystemPromptOverrideCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptModeCapabilities;
@@ -44012,14 +43416,30 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "override",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionSystemPromptOverrideCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44132,16 +43552,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptOverrideCapabilities;
@@ -44174,7 +43584,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44272,16 +43690,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionForkCapabilities;
@@ -44311,7 +43719,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44403,16 +43819,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionArchiveCapabilities;
@@ -44442,7 +43848,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44533,16 +43947,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusCapabilities;
@@ -44572,7 +43976,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44664,16 +44076,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionTitleCapabilities;
@@ -44703,7 +44105,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44794,16 +44204,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusCapabilities;
@@ -44833,7 +44233,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44924,16 +44332,6 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProvidersCapabilities;
@@ -44963,7 +44361,15 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45055,16 +44461,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providers", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersResponse;
@@ -45103,7 +44499,15 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45237,24 +44641,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
             "current",
             "_meta",
         ];
-        struct __W1(::std::vec::Vec<LlmProtocol>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderInfo;
@@ -45301,7 +44687,13 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "supported",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<LlmProtocol>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -45325,7 +44717,15 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45720,16 +45120,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["apiType", "baseUrl", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderCurrentConfig;
@@ -45777,7 +45167,15 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45880,16 +45278,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderResponse;
@@ -45919,7 +45307,15 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46015,16 +45411,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderResponse;
@@ -46054,7 +45440,15 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46168,24 +45562,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusResponse;
@@ -46228,14 +45604,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthAccount>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46580,48 +45970,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
             "organization",
             "_meta",
         ];
-        struct __W1(crate::runtime::Nullable<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthAccount;
@@ -46674,35 +46022,67 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "active",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "name",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "email",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "organization",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46855,32 +46235,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "modes", "configOptions", "_meta"];
-        struct __W1(crate::runtime::Nullable<SessionModeState>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionResponse;
@@ -46927,21 +46281,43 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "modes",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionModeState>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "configOptions",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<SessionConfigOption>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47075,16 +46451,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionResponse;
@@ -47114,7 +46480,15 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47210,16 +46584,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionResponse;
@@ -47249,7 +46613,15 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47353,16 +46725,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusResponse;
@@ -47401,7 +46763,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47671,16 +47041,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleResponse;
@@ -47719,7 +47079,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47858,40 +47226,6 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
             "cachedWriteTokens",
             "_meta",
         ];
-        struct __W3(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Usage;
@@ -47954,28 +47288,54 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "thoughtTokens",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "cachedReadTokens",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "cachedWriteTokens",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48418,24 +47778,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "entries", "_meta"];
-        struct __W1(::std::vec::Vec<PlanEntry>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanItems;
@@ -48476,14 +47818,28 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "entries",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<PlanEntry>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48594,16 +47950,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "uri", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanFile;
@@ -48651,7 +47997,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48758,16 +48112,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanMarkdown;
@@ -48815,7 +48159,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48919,16 +48271,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["plan", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanUpdate;
@@ -48967,7 +48309,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49068,16 +48418,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanRemoved;
@@ -49116,7 +48456,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49223,24 +48571,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionCancelCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentSessionCapabilities;
@@ -49274,14 +48604,28 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionCancelCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49390,16 +48734,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCancelCapabilities;
@@ -49429,7 +48763,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49770,16 +49112,6 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RunningStateUpdate;
@@ -49809,7 +49141,15 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49897,14 +49237,6 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error"];
-        struct __W0(crate::runtime::Nullable<Error>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ErrorStopReason;
@@ -49930,7 +49262,13 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "error",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Error>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50380,16 +49718,6 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequiresActionStateUpdate;
@@ -50419,7 +49747,15 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50514,16 +49850,6 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnknownStateUpdate;
@@ -50553,7 +49879,15 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50751,48 +50085,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
             "additionalDirectories",
             "_meta",
         ];
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<SubagentSessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<StateUpdate>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W7(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W7)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentUpdate;
@@ -50855,28 +50147,52 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "capabilities",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SubagentSessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "state",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<StateUpdate>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
@@ -50905,7 +50221,15 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "_meta",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51138,56 +50462,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
             "content",
             "_meta",
         ];
-        struct __W1(crate::runtime::Nullable<SessionId>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<SessionId>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<MessageId>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<MessageId>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMessage;
@@ -51246,42 +50520,80 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "senderSessionId",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<SessionId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "recipientSessionId",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<SessionId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "senderMessageId",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MessageId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "recipientMessageId",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MessageId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "content",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51449,16 +50761,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMessageChunk;
@@ -51506,7 +50808,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51635,24 +50945,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusUpdateNotification;
@@ -51695,14 +50987,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthAccount>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51826,16 +51132,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentCapabilities;
@@ -51865,7 +51161,15 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51954,16 +51258,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanCapabilities;
@@ -51993,7 +51287,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52082,16 +51384,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersRequest;
@@ -52121,7 +51413,15 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52244,16 +51544,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
             "headers",
             "_meta",
         ];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderRequest;
@@ -52334,7 +51624,15 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52467,16 +51765,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providerId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderRequest;
@@ -52515,7 +51803,15 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52623,16 +51919,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusRequest;
@@ -52662,7 +51948,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52770,16 +52064,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "serverId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerAcp;
@@ -52827,7 +52111,15 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52953,16 +52245,6 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SystemPrompt;
@@ -53010,7 +52292,15 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53505,16 +52795,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionRequest;
@@ -53603,7 +52883,15 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53764,16 +53052,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionRequest;
@@ -53812,7 +53090,15 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53926,16 +53212,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionRequest;
@@ -53974,7 +53250,15 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54086,16 +53370,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusRequest;
@@ -54134,7 +53408,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54256,16 +53538,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "title", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleRequest;
@@ -54313,7 +53585,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54518,16 +53798,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["result", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseResult;
@@ -54566,7 +53836,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54652,16 +53930,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseError;
@@ -54700,7 +53968,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54799,14 +54075,6 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        struct __W2(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpError;
@@ -54852,7 +54120,13 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54969,16 +54243,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpNotification;
@@ -55053,7 +54317,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -55543,24 +54815,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        struct __W1(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorRequest;
@@ -55603,14 +54857,28 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -56412,24 +55680,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        struct __W1(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorNotification;
@@ -56472,14 +55722,28 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {

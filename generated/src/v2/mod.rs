@@ -813,24 +813,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
             "options",
             "_meta",
         ];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionRequest;
@@ -888,7 +870,13 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
@@ -912,7 +900,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -2493,22 +2489,6 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["audience", "lastModified", "priority", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::vec::Vec<Role>>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
         struct __W2(crate::runtime::Nullable<crate::runtime::Number>);
         impl<'de> ::serde::Deserialize<'de> for __W2 {
             fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -2523,16 +2503,6 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                     __Bound__defs_Annotations_properties_priority,
                 >(d)
                     .map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
             }
         }
         struct __Visitor;
@@ -2576,14 +2546,26 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "audience",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<Role>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "lastModified",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -2597,7 +2579,15 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -2867,24 +2857,6 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text", "annotations", "_meta"];
-        struct __W1(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextContent;
@@ -2927,14 +2899,28 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "annotations",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -3138,32 +3124,6 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "mimeType", "uri", "annotations", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ImageContent;
@@ -3219,21 +3179,41 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "uri",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "annotations",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -3370,24 +3350,6 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "mimeType", "annotations", "_meta"];
-        struct __W2(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AudioContent;
@@ -3439,14 +3401,28 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "annotations",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -3597,40 +3573,6 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["src", "mimeType", "sizes", "theme", "_meta"];
-        struct __W1(crate::runtime::Nullable<MediaType>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<IconTheme>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Icon;
@@ -3681,28 +3623,56 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mimeType",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MediaType>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "sizes",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "theme",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<IconTheme>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4035,64 +4005,6 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
             "annotations",
             "_meta",
         ];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::vec::Vec<Icon>>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<MediaType>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W5)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W6)
-            }
-        }
-        struct __W7(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W7)
-            }
-        }
-        struct __W8(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W8 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W8)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResourceLink;
@@ -4162,49 +4074,93 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "title",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "description",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "icons",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<::std::vec::Vec<Icon>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "mimeType",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MediaType>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "size",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "annotations",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "_meta",
-                                map.next_value::<__W8>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4477,24 +4433,6 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text", "uri", "mimeType", "_meta"];
-        struct __W2(crate::runtime::Nullable<MediaType>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextResourceContents;
@@ -4546,14 +4484,28 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MediaType>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4672,24 +4624,6 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["blob", "uri", "mimeType", "_meta"];
-        struct __W2(crate::runtime::Nullable<MediaType>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlobResourceContents;
@@ -4741,14 +4675,28 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "mimeType",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<MediaType>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -4862,24 +4810,6 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["resource", "annotations", "_meta"];
-        struct __W1(crate::runtime::Nullable<Annotations>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EmbeddedResource;
@@ -4922,14 +4852,28 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "annotations",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Annotations>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -5039,16 +4983,6 @@ impl<'de> ::serde::Deserialize<'de> for Content {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Content;
@@ -5087,7 +5021,15 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6006,16 +5948,6 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["format", "text", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DiffPatch;
@@ -6063,7 +5995,15 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6325,32 +6265,6 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["changes", "patch", "_meta"];
-        struct __W0(::std::vec::Vec<DiffChange>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::items(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<DiffPatch>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Diff;
@@ -6386,21 +6300,41 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "changes",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Items,
+                                            ::std::vec::Vec<DiffChange>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "patch",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<DiffPatch>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6583,16 +6517,6 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Terminal;
@@ -6631,7 +6555,15 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6752,16 +6684,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                     .map(__W1)
             }
         }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallLocation;
@@ -6809,7 +6731,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -6930,24 +6860,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        struct __W0(crate::runtime::Nullable<ToolCallCancelCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallCapabilities;
@@ -6981,14 +6893,28 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ToolCallCancelCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7089,16 +7015,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallCancelCapabilities;
@@ -7128,7 +7044,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7216,16 +7140,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["toolCall", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallPermissionSubject;
@@ -7264,7 +7178,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7376,32 +7298,6 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["command", "cwd", "toolCallId", "terminalId", "_meta"];
-        struct __W2(crate::runtime::Nullable<ToolCallId>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<TerminalId>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CommandPermissionSubject;
@@ -7457,21 +7353,41 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "toolCallId",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<ToolCallId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "terminalId",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<TerminalId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -7602,16 +7518,6 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "name", "kind", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PermissionOption;
@@ -7668,7 +7574,15 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -8326,14 +8240,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCallId"];
-        struct __W1(crate::runtime::Nullable<ToolCallId>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSessionScope;
@@ -8370,7 +8276,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "toolCallId",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<ToolCallId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -8604,32 +8516,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
             "description",
             "_meta",
         ];
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSchema;
@@ -8687,7 +8573,13 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -8719,14 +8611,28 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "description",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -9451,24 +9357,6 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["const", "title", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnumOption;
@@ -9520,14 +9408,28 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -9732,40 +9634,6 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
             "oneOf",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W6)
-            }
-        }
-        struct __W9(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W9 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W9)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringPropertySchema;
@@ -9827,14 +9695,26 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -9872,7 +9752,13 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "default",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
@@ -9901,7 +9787,15 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
-                                map.next_value::<__W9>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10138,40 +10032,6 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
             "default",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<crate::runtime::Number>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NumberPropertySchema;
@@ -10221,14 +10081,26 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -10255,14 +10127,28 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<crate::runtime::Number>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10453,40 +10339,6 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
             "default",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<i64>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = IntegerPropertySchema;
@@ -10530,14 +10382,26 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -10558,14 +10422,28 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "default",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<i64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -10722,40 +10600,6 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "description", "default", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BooleanPropertySchema;
@@ -10795,28 +10639,54 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "default",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -11127,16 +10997,6 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["enum", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringMultiSelectItems;
@@ -11177,7 +11037,15 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -11267,16 +11135,6 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["anyOf", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TitledMultiSelectItems;
@@ -11315,7 +11173,15 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -11462,40 +11328,6 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
             "default",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MultiSelectPropertySchema;
@@ -11543,14 +11375,26 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "title",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "description",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -11578,14 +11422,30 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "default",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -12868,14 +12728,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        struct __W0(::core::option::Option<AgentResponseErrorId>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::present(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
@@ -12905,7 +12757,13 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Present,
+                                            ::core::option::Option<AgentResponseErrorId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -14151,14 +14009,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        struct __W0(::core::option::Option<AgentResponseErrorId>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::present(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
@@ -14188,7 +14038,13 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Present,
+                                            ::core::option::Option<AgentResponseErrorId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -14413,32 +14269,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
             "authMethods",
             "_meta",
         ];
-        struct __W2(::core::option::Option<AgentCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(::core::option::Option<::std::vec::Vec<AuthMethod>>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeResponse;
@@ -14494,21 +14324,41 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "capabilities",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<AgentCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "authMethods",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthMethod>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -14719,24 +14569,6 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "title", "version", "_meta"];
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Implementation;
@@ -14781,7 +14613,13 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -14795,7 +14633,15 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -14928,32 +14774,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["session", "auth", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<AgentAuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
@@ -14991,21 +14811,41 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "session",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "auth",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<AgentAuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15172,40 +15012,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["session", "auth", "providers", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<AgentAuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<ProvidersCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
@@ -15247,28 +15053,54 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "session",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "auth",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<AgentAuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "providers",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ProvidersCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15472,48 +15304,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "additionalDirectories",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<PromptCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<McpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<SessionDeleteCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<SessionAdditionalDirectoriesCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
@@ -15559,35 +15349,69 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "prompt",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<PromptCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mcp",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "delete",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionDeleteCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "additionalDirectories",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionAdditionalDirectoriesCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -15889,88 +15713,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "title",
             "_meta",
         ];
-        struct __W0(crate::runtime::Nullable<PromptCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<McpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<SessionDeleteCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<SessionAdditionalDirectoriesCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<SessionSystemPromptCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<SessionForkCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W5)
-            }
-        }
-        struct __W6(crate::runtime::Nullable<SessionArchiveCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W6)
-            }
-        }
-        struct __W7(crate::runtime::Nullable<SessionStatusCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W7 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W7)
-            }
-        }
-        struct __W8(crate::runtime::Nullable<SessionTitleCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W8 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W8)
-            }
-        }
-        struct __W9(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W9 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W9)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
@@ -16036,70 +15778,134 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "prompt",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<PromptCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "mcp",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "delete",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionDeleteCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "additionalDirectories",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionAdditionalDirectoriesCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "systemPrompt",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionSystemPromptCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "fork",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionForkCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "archive",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionArchiveCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         7 => {
                             crate::runtime::de::once(
                                 &mut v7,
                                 "status",
-                                map.next_value::<__W7>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionStatusCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
                             crate::runtime::de::once(
                                 &mut v8,
                                 "title",
-                                map.next_value::<__W8>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionTitleCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
                             crate::runtime::de::once(
                                 &mut v9,
                                 "_meta",
-                                map.next_value::<__W9>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16380,40 +16186,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["image", "audio", "embeddedContext", "_meta"];
-        struct __W0(crate::runtime::Nullable<PromptImageCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<PromptAudioCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<PromptEmbeddedContextCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptCapabilities;
@@ -16455,28 +16227,54 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "image",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<PromptImageCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "audio",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<PromptAudioCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "embeddedContext",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<PromptEmbeddedContextCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16611,16 +16409,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptImageCapabilities;
@@ -16650,7 +16438,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16733,16 +16529,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptAudioCapabilities;
@@ -16772,7 +16558,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -16855,16 +16649,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptEmbeddedContextCapabilities;
@@ -16894,7 +16678,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17002,32 +16794,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stdio", "http", "_meta"];
-        struct __W0(crate::runtime::Nullable<McpStdioCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<McpHttpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
@@ -17065,21 +16831,41 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "stdio",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpStdioCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "http",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpHttpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17236,40 +17022,6 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["stdio", "http", "acp", "_meta"];
-        struct __W0(crate::runtime::Nullable<McpStdioCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<McpHttpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<McpAcpCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
@@ -17311,28 +17063,54 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "stdio",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpStdioCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "http",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpHttpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "acp",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<McpAcpCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17466,16 +17244,6 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpStdioCapabilities;
@@ -17505,7 +17273,15 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17588,16 +17364,6 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpHttpCapabilities;
@@ -17627,7 +17393,15 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17710,16 +17484,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionDeleteCapabilities;
@@ -17749,7 +17513,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17835,16 +17607,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionAdditionalDirectoriesCapabilities;
@@ -17877,7 +17639,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -17971,16 +17741,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
@@ -18010,7 +17770,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18114,24 +17882,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "_meta"];
-        struct __W0(crate::runtime::Nullable<AuthStatusCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
@@ -18165,14 +17915,28 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "status",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<AuthStatusCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18544,16 +18308,6 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnvVariable;
@@ -18601,7 +18355,15 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18734,24 +18496,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
             "env",
             "_meta",
         ];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodTerminal;
@@ -18811,7 +18555,13 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
@@ -18840,7 +18590,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -18992,24 +18750,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "name", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodAgent;
@@ -19061,14 +18801,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -19174,16 +18928,6 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoginAuthResponse;
@@ -19213,7 +18957,15 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -19300,16 +19052,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutAuthResponse;
@@ -19339,7 +19081,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -19466,32 +19216,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
             "availableCommands",
             "_meta",
         ];
-        struct __W1(::core::option::Option<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<::std::vec::Vec<AvailableCommand>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionResponse;
@@ -19538,21 +19262,41 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<SessionConfigOption>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "availableCommands",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AvailableCommand>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -20428,24 +20172,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value", "name", "description", "_meta"];
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectOption;
@@ -20497,14 +20223,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -20621,24 +20361,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["groupId", "name", "options", "_meta"];
-        struct __W2(::std::vec::Vec<SessionConfigSelectOption>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectGroup;
@@ -20690,14 +20412,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "options",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionConfigSelectOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21394,16 +21130,6 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["hint", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextCommandInput;
@@ -21442,7 +21168,15 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21545,24 +21279,6 @@ impl<'de> ::serde::Deserialize<'de> for Command {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "description", "input", "_meta"];
-        struct __W2(crate::runtime::Nullable<AvailableCommandInput>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Command;
@@ -21614,14 +21330,28 @@ impl<'de> ::serde::Deserialize<'de> for Command {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "input",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<AvailableCommandInput>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21739,24 +21469,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessions", "nextCursor", "_meta"];
-        struct __W0(::std::vec::Vec<SessionInfo>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsResponse;
@@ -21792,7 +21504,13 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "sessions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<SessionInfo>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -21809,7 +21527,15 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -21972,32 +21698,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "updatedAt",
             "_meta",
         ];
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
@@ -22067,21 +21767,41 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22279,40 +21999,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "archived",
             "_meta",
         ];
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
@@ -22384,28 +22070,54 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "title",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "updatedAt",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "archived",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22622,16 +22334,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionResponse;
@@ -22661,7 +22363,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22778,32 +22488,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "availableCommands", "_meta"];
-        struct __W0(::core::option::Option<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W0)
-            }
-        }
-        struct __W1(::core::option::Option<::std::vec::Vec<AvailableCommand>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionResponse;
@@ -22841,21 +22525,41 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<SessionConfigOption>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "availableCommands",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AvailableCommand>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -22977,16 +22681,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionResponse;
@@ -23016,7 +22710,15 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23103,16 +22805,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelToolCallResponse;
@@ -23142,7 +22834,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23229,16 +22929,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelTerminalResponse;
@@ -23268,7 +22958,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23358,24 +23056,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        struct __W0(::std::vec::Vec<SessionConfigOption>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionResponse;
@@ -23409,14 +23089,28 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Items,
+                                            ::std::vec::Vec<SessionConfigOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23535,16 +23229,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
@@ -23583,7 +23267,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -23803,14 +23495,6 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        struct __W2(crate::runtime::Nullable<ErrorData>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
@@ -23856,7 +23540,13 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ErrorData>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -24185,16 +23875,6 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requested", "supported", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnsupportedProtocolVersionErrorData;
@@ -24242,7 +23922,15 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -24346,16 +24034,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionNotFoundErrorData;
@@ -24394,7 +24072,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -25109,16 +24795,6 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "update", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UpdateSessionNotification;
@@ -25166,7 +24842,15 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -27259,16 +26943,6 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ContentChunk;
@@ -27316,7 +26990,15 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28086,16 +27768,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BackgroundTerminal;
@@ -28134,7 +27806,15 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28225,16 +27905,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["toolCallId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BackgroundToolCall;
@@ -28273,7 +27943,15 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28376,24 +28054,6 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["background", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RunningStateUpdate;
@@ -28427,14 +28087,28 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "background",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -28532,14 +28206,6 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error"];
-        struct __W0(crate::runtime::Nullable<Error>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ErrorStopReason;
@@ -28565,7 +28231,13 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "error",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<Error>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -29490,24 +29162,6 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["background", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequiresActionStateUpdate;
@@ -29541,14 +29195,28 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "background",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -30216,16 +29884,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["toolCallId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallContentChunk;
@@ -30273,7 +29931,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -30375,16 +30041,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutput;
@@ -30423,7 +30079,15 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -30530,32 +30194,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["exitCode", "signal", "_meta"];
-        struct __W0(crate::runtime::Nullable<i64>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalExitStatus;
@@ -30591,21 +30229,41 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "exitCode",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<i64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "signal",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -30747,16 +30405,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
                     .map(__W1)
             }
         }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalSize;
@@ -30804,7 +30452,15 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -30922,24 +30578,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        struct __W0(crate::runtime::Nullable<TerminalCancelCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalCapabilities;
@@ -30973,14 +30611,28 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<TerminalCancelCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -31081,16 +30733,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalCancelCapabilities;
@@ -31120,7 +30762,15 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -31323,16 +30973,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminalId", "data", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutputChunk;
@@ -31380,7 +31020,15 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -31978,16 +31626,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["content", "priority", "status", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanEntry;
@@ -32044,7 +31682,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32467,24 +32113,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "entries", "_meta"];
-        struct __W1(::std::vec::Vec<PlanEntry>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanItems;
@@ -32525,14 +32153,28 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "entries",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Items,
+                                            ::std::vec::Vec<PlanEntry>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32632,16 +32274,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["plan", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanUpdate;
@@ -32680,7 +32312,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32776,24 +32416,6 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["availableCommands", "_meta"];
-        struct __W0(::std::vec::Vec<AvailableCommand>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AvailableCommandsUpdate;
@@ -32825,14 +32447,28 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "availableCommands",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Items,
+                                            ::std::vec::Vec<AvailableCommand>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -32930,24 +32566,6 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["configOptions", "_meta"];
-        struct __W0(::std::vec::Vec<SessionConfigOption>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::items(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ConfigOptionUpdate;
@@ -32981,14 +32599,28 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "configOptions",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Items,
+                                            ::std::vec::Vec<SessionConfigOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33143,16 +32775,6 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Cost;
@@ -33200,7 +32822,15 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -33531,24 +33161,6 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                     .map(__W1)
             }
         }
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Notice;
@@ -33600,14 +33212,28 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "description",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34047,16 +33673,6 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["compactionId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionSummaryChunk;
@@ -34104,7 +33720,15 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -34210,16 +33834,6 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["elicitationId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompleteElicitationNotification;
@@ -34258,7 +33872,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36121,24 +35743,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["protocolVersion", "info", "capabilities", "_meta"];
-        struct __W2(::core::option::Option<ClientCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeRequest;
@@ -36190,14 +35794,28 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "capabilities",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            ::core::option::Option<ClientCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36354,32 +35972,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["auth", "elicitation", "_meta"];
-        struct __W0(crate::runtime::Nullable<ClientAuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<ElicitationCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCapabilities;
@@ -36417,21 +36009,41 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "auth",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ClientAuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "elicitation",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36564,24 +36176,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["terminal", "_meta"];
-        struct __W0(crate::runtime::Nullable<TerminalAuthCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientAuthCapabilities;
@@ -36615,14 +36209,28 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "terminal",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<TerminalAuthCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36725,16 +36333,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalAuthCapabilities;
@@ -36764,7 +36362,15 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -36867,32 +36473,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["form", "url", "_meta"];
-        struct __W0(crate::runtime::Nullable<ElicitationFormCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(crate::runtime::Nullable<ElicitationUrlCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationCapabilities;
@@ -36930,21 +36510,41 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "form",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationFormCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "url",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<ElicitationUrlCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37062,16 +36662,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationFormCapabilities;
@@ -37101,7 +36691,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37184,16 +36782,6 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationUrlCapabilities;
@@ -37223,7 +36811,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37314,16 +36910,6 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoginAuthRequest;
@@ -37362,7 +36948,15 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37464,16 +37058,6 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutAuthRequest;
@@ -37503,7 +37087,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37615,16 +37207,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "additionalDirectories", "mcpServers", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
@@ -37691,7 +37273,15 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -37862,16 +37452,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
@@ -37949,7 +37529,15 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -38508,16 +38096,6 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "value", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = HttpHeader;
@@ -38565,7 +38143,15 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -38669,16 +38255,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url", "headers", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerHttp;
@@ -38740,7 +38316,15 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -38865,16 +38449,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "command", "args", "env", "_meta"];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerStdio;
@@ -38952,7 +38526,15 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -39098,16 +38680,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
@@ -39162,7 +38734,15 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -39322,16 +38902,6 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cwd", "cursor", "archived", "_meta"];
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
@@ -39400,7 +38970,15 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -39544,16 +39122,6 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionRequest;
@@ -39592,7 +39160,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -39746,16 +39322,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "replayFrom",
             "_meta",
         ];
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
@@ -39842,7 +39408,15 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40066,16 +39640,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
@@ -40173,7 +39737,15 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40473,16 +40045,6 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReplayFromStart;
@@ -40512,7 +40074,15 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40615,16 +40185,6 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionRequest;
@@ -40663,7 +40223,15 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40774,16 +40342,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "toolCallId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelToolCallRequest;
@@ -40831,7 +40389,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -40952,16 +40518,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "terminalId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelTerminalRequest;
@@ -41009,7 +40565,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -41627,16 +41191,6 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "prompt", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptRequest;
@@ -41684,7 +41238,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -42151,14 +41713,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        struct __W0(::core::option::Option<ClientResponseErrorId>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::present(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
@@ -42188,7 +41742,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Present,
+                                            ::core::option::Option<ClientResponseErrorId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -42769,14 +42329,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        struct __W0(::core::option::Option<ClientResponseErrorId>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::present(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
@@ -42806,7 +42358,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Present,
+                                            ::core::option::Option<ClientResponseErrorId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -42991,16 +42549,6 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["outcome", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionResponse;
@@ -43039,7 +42587,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43340,16 +42896,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelledPermissionOutcome;
@@ -43379,7 +42925,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -43463,16 +43017,6 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SelectedPermissionOutcome;
@@ -43511,7 +43055,15 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44727,16 +44279,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelSessionNotification;
@@ -44775,7 +44317,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -44875,16 +44425,6 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelRequestNotification;
@@ -44923,7 +44463,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45038,16 +44586,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpRequest;
@@ -45122,7 +44660,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45433,16 +44979,6 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpAcpCapabilities;
@@ -45472,7 +45008,15 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45574,24 +45118,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionSystemPromptModeCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptCapabilities;
@@ -45625,14 +45151,30 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "mode",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionSystemPromptModeCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45757,24 +45299,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["override", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionSystemPromptOverrideCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptModeCapabilities;
@@ -45808,14 +45332,30 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "override",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<
+                                                SessionSystemPromptOverrideCapabilities,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -45928,16 +45468,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptOverrideCapabilities;
@@ -45970,7 +45500,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46068,16 +45606,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionForkCapabilities;
@@ -46107,7 +45635,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46199,16 +45735,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionArchiveCapabilities;
@@ -46238,7 +45764,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46329,16 +45863,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusCapabilities;
@@ -46368,7 +45892,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46460,16 +45992,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionTitleCapabilities;
@@ -46499,7 +46021,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46590,16 +46120,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusCapabilities;
@@ -46629,7 +46149,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46720,16 +46248,6 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProvidersCapabilities;
@@ -46759,7 +46277,15 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -46851,16 +46377,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providers", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersResponse;
@@ -46899,7 +46415,15 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47033,24 +46557,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
             "current",
             "_meta",
         ];
-        struct __W1(::std::vec::Vec<LlmProtocol>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderInfo;
@@ -47097,7 +46603,13 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "supported",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::std::vec::Vec<LlmProtocol>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -47121,7 +46633,15 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47522,16 +47042,6 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["apiType", "baseUrl", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderCurrentConfig;
@@ -47579,7 +47089,15 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47682,16 +47200,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderResponse;
@@ -47721,7 +47229,15 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47817,16 +47333,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderResponse;
@@ -47856,7 +47362,15 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -47970,24 +47484,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusResponse;
@@ -48030,14 +47526,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthAccount>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48382,48 +47892,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
             "organization",
             "_meta",
         ];
-        struct __W1(crate::runtime::Nullable<bool>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W1)
-            }
-        }
-        struct __W2(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W2)
-            }
-        }
-        struct __W3(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthAccount;
@@ -48476,35 +47944,67 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "active",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<bool>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "name",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "email",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "organization",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48668,32 +48168,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
             "availableCommands",
             "_meta",
         ];
-        struct __W1(::core::option::Option<::std::vec::Vec<SessionConfigOption>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(::core::option::Option<::std::vec::Vec<AvailableCommand>>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W2)
-            }
-        }
-        struct __W3(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionResponse;
@@ -48740,21 +48214,41 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "configOptions",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<SessionConfigOption>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "availableCommands",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AvailableCommand>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "_meta",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -48891,16 +48385,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionResponse;
@@ -48930,7 +48414,15 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49026,16 +48518,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionResponse;
@@ -49065,7 +48547,15 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49183,24 +48673,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["status", "state", "_meta"];
-        struct __W1(crate::runtime::Nullable<StateUpdate>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusResponse;
@@ -49243,14 +48715,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "state",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<StateUpdate>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49531,16 +49017,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BackgroundSubagent;
@@ -49579,7 +49055,15 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49722,40 +49206,6 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
             "cachedWriteTokens",
             "_meta",
         ];
-        struct __W3(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W3)
-            }
-        }
-        struct __W4(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W4)
-            }
-        }
-        struct __W5(crate::runtime::Nullable<u64>);
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_scalar(d).map(__W5)
-            }
-        }
-        struct __W6(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W6 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W6)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Usage;
@@ -49818,28 +49268,54 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
                             crate::runtime::de::once(
                                 &mut v3,
                                 "thoughtTokens",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "cachedReadTokens",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "cachedWriteTokens",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientScalar,
+                                            crate::runtime::Nullable<u64>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         6 => {
                             crate::runtime::de::once(
                                 &mut v6,
                                 "_meta",
-                                map.next_value::<__W6>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -49988,24 +49464,6 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["background", "_meta"];
-        struct __W0(crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnknownStateUpdate;
@@ -50039,14 +49497,28 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "background",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50159,16 +49631,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["title", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleResponse;
@@ -50207,7 +49669,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50313,16 +49783,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "uri", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanFile;
@@ -50370,7 +49830,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50477,16 +49945,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanMarkdown;
@@ -50534,7 +49992,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50638,16 +50104,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["planId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanRemoved;
@@ -50686,7 +50142,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50795,24 +50259,6 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cancel", "_meta"];
-        struct __W0(crate::runtime::Nullable<SessionCancelCapabilities>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient(d).map(__W0)
-            }
-        }
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentSessionCapabilities;
@@ -50846,14 +50292,28 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cancel",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Lenient,
+                                            crate::runtime::Nullable<SessionCancelCapabilities>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -50962,16 +50422,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCancelCapabilities;
@@ -51001,7 +50451,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51317,16 +50775,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["messageId", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMessageChunk;
@@ -51374,7 +50822,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51503,24 +50959,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["state", "accounts", "_meta"];
-        struct __W1(::core::option::Option<::std::vec::Vec<AuthAccount>>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_items(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusUpdateNotification;
@@ -51563,14 +51001,28 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "accounts",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientItems,
+                                            ::core::option::Option<::std::vec::Vec<AuthAccount>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51691,16 +51143,6 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersRequest;
@@ -51730,7 +51172,15 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -51855,16 +51305,6 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
             "headers",
             "_meta",
         ];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderRequest;
@@ -51945,7 +51385,15 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52078,16 +51526,6 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["providerId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderRequest;
@@ -52126,7 +51564,15 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52234,16 +51680,6 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
-        struct __W0(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusRequest;
@@ -52273,7 +51709,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "_meta",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52381,16 +51825,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "serverId", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerAcp;
@@ -52438,7 +51872,15 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -52563,16 +52005,6 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["mode", "content", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SystemPrompt;
@@ -52620,7 +52052,15 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53113,16 +52553,6 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
             "systemPrompt",
             "_meta",
         ];
-        struct __W5(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W5 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W5)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionRequest;
@@ -53209,7 +52639,15 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
                             crate::runtime::de::once(
                                 &mut v5,
                                 "_meta",
-                                map.next_value::<__W5>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53376,16 +52814,6 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionRequest;
@@ -53424,7 +52852,15 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53538,16 +52974,6 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionRequest;
@@ -53586,7 +53012,15 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53698,16 +53132,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusRequest;
@@ -53746,7 +53170,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -53868,16 +53300,6 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId", "title", "_meta"];
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleRequest;
@@ -53925,7 +53347,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54135,16 +53565,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["result", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseResult;
@@ -54183,7 +53603,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54274,16 +53702,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["error", "_meta"];
-        struct __W1(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseError;
@@ -54322,7 +53740,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "_meta",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54421,14 +53847,6 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
-        struct __W2(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpError;
@@ -54474,7 +53892,13 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "data",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -54586,16 +54010,6 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["serverId", "requestId", "method", "params", "_meta"];
-        struct __W4(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpNotification;
@@ -54670,7 +54084,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "_meta",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -55160,24 +54582,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        struct __W1(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorRequest;
@@ -55220,14 +54624,28 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -55653,14 +55071,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
-        struct __W0(::core::option::Option<ProxyResponseErrorId>);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::present(d).map(__W0)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseError;
@@ -55690,7 +55100,13 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "id",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Present,
+                                            ::core::option::Option<ProxyResponseErrorId>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -56129,24 +55545,6 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["method", "params", "_meta"];
-        struct __W1(::core::option::Option<::serde_json::Value>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::any(d).map(__W1)
-            }
-        }
-        struct __W2(
-            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
-        );
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::lenient_meta(d).map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorNotification;
@@ -56189,14 +55587,28 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "params",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::Any,
+                                            ::core::option::Option<::serde_json::Value>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "_meta",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::LenientMeta,
+                                            crate::runtime::Nullable<
+                                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {

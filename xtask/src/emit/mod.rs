@@ -78,6 +78,22 @@ pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
     }
 }
 
+/// The `runtime::read` reader type of a decoding helper (`{rt}::de::lenient`
+/// -> `Lenient`), for the helpers without parameters of their own.
+fn reader(path: &str, rt: &str) -> Option<&'static str> {
+    Some(match path.strip_prefix(rt)?.strip_prefix("::de::")? {
+        "lenient" => "Lenient",
+        "lenient_meta" => "LenientMeta",
+        "lenient_scalar" => "LenientScalar",
+        "lenient_items" => "LenientItems",
+        "items" => "Items",
+        "any" => "Any",
+        "present" => "Present",
+        "null_as_default" => "NullAsDefault",
+        _ => return None,
+    })
+}
+
 /// A definition decodable from one JSON string.
 fn is_string_scalar(d: &Def) -> bool {
     matches!(&d.kind, Kind::Enum(e) if e.repr == EnumRepr::String)
@@ -642,7 +658,13 @@ impl Emitter {
         let mut inits = Vec::new();
         for (i, f) in s.fields.iter().enumerate() {
             let (slot, wire, ft) = (&slots[i], &wires[i], &types[i]);
+            let rt_path = rt.to_string().replace(' ', "");
             let read = match self.deserialize_with(f) {
+                // A rule with a reader type: one instantiation per (rule, field type), shared.
+                Some(path) if reader(&path, &rt_path).is_some() => {
+                    let m = format_ident!("{}", reader(&path, &rt_path).unwrap_or_default());
+                    quote!(map.next_value_seed(#rt::read::Field::<#rt::read::#m, #ft>::new())?)
+                }
                 Some(path) => {
                     let w = format_ident!("__W{i}");
                     let path: syn::Expr = syn::parse_str(&path).expect("helper paths parse");
