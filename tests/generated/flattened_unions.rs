@@ -226,20 +226,6 @@ impl ::acp_bindings::runtime::de::Tagged for IdleStateUpdateStopReason {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["end_turn", "error"];
         match ::acp_bindings::runtime::de::tag(&object, "stopReason") {
-            ::acp_bindings::runtime::de::Tag::Str("end_turn") => {
-                ::core::result::Result::Ok(Self::EndTurn)
-            }
-            ::acp_bindings::runtime::de::Tag::Str("error") => {
-                ::core::result::Result::Ok(
-                    Self::Error(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "IdleStateUpdateStopReason",
-                            "error",
-                        )?,
-                    ),
-                )
-            }
             ::acp_bindings::runtime::de::Tag::Missing
             | ::acp_bindings::runtime::de::Tag::Invalid => {
                 ::core::result::Result::Ok(Self::None { explicit_null: false })
@@ -393,28 +379,6 @@ impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["boolean", "id"];
         match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "SetConfigOptionRequestType",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
-            ::acp_bindings::runtime::de::Tag::Str("id") => {
-                ::core::result::Result::Ok(
-                    Self::Id(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "SetConfigOptionRequestType",
-                            "id",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(

@@ -156,20 +156,6 @@ impl ::acp_bindings::runtime::de::Tagged for Block {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image"];
         match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str("text") => {
-                ::core::result::Result::Ok(
-                    Self::Text(
-                        ::acp_bindings::runtime::de::payload(object, "Block", "text")?,
-                    ),
-                )
-            }
-            ::acp_bindings::runtime::de::Tag::Str("image") => {
-                ::core::result::Result::Ok(
-                    Self::Image(
-                        ::acp_bindings::runtime::de::payload(object, "Block", "image")?,
-                    ),
-                )
-            }
             ::acp_bindings::runtime::de::Tag::Str(_) => {
                 ::acp_bindings::runtime::de::check_reserved::<
                     E,

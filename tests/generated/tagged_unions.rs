@@ -259,31 +259,6 @@ impl ::acp_bindings::runtime::de::Tagged for ContentBlock {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "separator"];
         match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str("text") => {
-                ::core::result::Result::Ok(
-                    Self::Text(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "ContentBlock",
-                            "text",
-                        )?,
-                    ),
-                )
-            }
-            ::acp_bindings::runtime::de::Tag::Str("image") => {
-                ::core::result::Result::Ok(
-                    Self::Image(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "ContentBlock",
-                            "image",
-                        )?,
-                    ),
-                )
-            }
-            ::acp_bindings::runtime::de::Tag::Str("separator") => {
-                ::core::result::Result::Ok(Self::Separator)
-            }
             ::acp_bindings::runtime::de::Tag::Str(_) => {
                 ::acp_bindings::runtime::de::check_catch_all::<
                     E,
@@ -484,17 +459,6 @@ impl ::acp_bindings::runtime::de::Tagged for AuthMethod {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["agent"];
         match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str("agent") => {
-                ::core::result::Result::Ok(
-                    Self::Agent(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "AuthMethod",
-                            "agent",
-                        )?,
-                    ),
-                )
-            }
             ::acp_bindings::runtime::de::Tag::Str(_) => {
                 ::acp_bindings::runtime::de::check_catch_all::<
                     E,
@@ -782,17 +746,6 @@ impl ::acp_bindings::runtime::de::Tagged for McpServer {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http"];
         match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str("http") => {
-                ::core::result::Result::Ok(
-                    Self::Http(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "McpServer",
-                            "http",
-                        )?,
-                    ),
-                )
-            }
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
@@ -937,20 +890,6 @@ impl ::acp_bindings::runtime::de::Tagged for Outcome {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
         match ::acp_bindings::runtime::de::tag(&object, "outcome") {
-            ::acp_bindings::runtime::de::Tag::Str("cancelled") => {
-                ::core::result::Result::Ok(Self::Cancelled)
-            }
-            ::acp_bindings::runtime::de::Tag::Str("selected") => {
-                ::core::result::Result::Ok(
-                    Self::Selected(
-                        ::acp_bindings::runtime::de::payload(
-                            object,
-                            "Outcome",
-                            "selected",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(

@@ -171,10 +171,10 @@ impl Raw<'_> {
         match self {
             Raw::Borrowed(s) => decode_text(s),
             Raw::Owned(s) => decode_text(&s),
-            Raw::Value(v) => match T::deserialize(v) {
-                Ok(v) => Decoded::Ok(v),
-                Err(e) => Decoded::Wrong(e),
-            },
+            // Another deserializer (not serde_json's) buffered the value: decoded
+            // from its text too, so each field type has one decoding path to
+            // compile (a `Value` is never broken JSON: any failure is a wrong shape).
+            Raw::Value(v) => decode_text(&v.to_string()),
         }
     }
 }
@@ -639,12 +639,6 @@ pub fn value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Err
     Value::deserialize(deserializer)
 }
 
-/// Decodes the payload of a known union variant.
-pub fn payload<T: DeserializeOwned, E: Error>(object: JsonObject, union: &str, tag: &str) -> Result<T, E> {
-    T::deserialize(Value::Object(object))
-        .map_err(|e| E::custom(format_args!("invalid `{tag}` variant of {union}: {e}")))
-}
-
 /// Refuses a discriminator value the catch-all's `not` guard excludes
 /// although no arm has it (reserved for a future arm): no arm accepts it.
 pub fn check_reserved<E: Error>(object: &JsonObject, union: &str, key: &str, reserved: &[&str]) -> Result<(), E> {
@@ -808,7 +802,8 @@ pub trait Tagged: Sized {
     fn is_known(tag: &str) -> bool;
     /// Decodes the known variant `tag` from the rest of the object.
     fn known<'de, D: Deserializer<'de>>(tag: &str, payload: D) -> Result<Self, D::Error>;
-    /// Decodes from the whole buffered object (every other case).
+    /// Decodes from the whole buffered object: an absent, unknown or odd
+    /// discriminator (a known one is always decoded by [`Tagged::known`]).
     fn from_object<E: Error>(object: JsonObject) -> Result<Self, E>;
 }
 

@@ -2874,35 +2874,6 @@ impl crate::runtime::de::Tagged for ToolCallContent {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("content") => {
-                ::core::result::Result::Ok(
-                    Self::Content(
-                        crate::runtime::de::payload(
-                            object,
-                            "ToolCallContent",
-                            "content",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("diff") => {
-                ::core::result::Result::Ok(
-                    Self::Diff(
-                        crate::runtime::de::payload(object, "ToolCallContent", "diff")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("terminal") => {
-                ::core::result::Result::Ok(
-                    Self::Terminal(
-                        crate::runtime::de::payload(
-                            object,
-                            "ToolCallContent",
-                            "terminal",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -3120,45 +3091,6 @@ impl crate::runtime::de::Tagged for ContentBlock {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("text") => {
-                ::core::result::Result::Ok(
-                    Self::Text(
-                        crate::runtime::de::payload(object, "ContentBlock", "text")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("image") => {
-                ::core::result::Result::Ok(
-                    Self::Image(
-                        crate::runtime::de::payload(object, "ContentBlock", "image")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("audio") => {
-                ::core::result::Result::Ok(
-                    Self::Audio(
-                        crate::runtime::de::payload(object, "ContentBlock", "audio")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("resource_link") => {
-                ::core::result::Result::Ok(
-                    Self::ResourceLink(
-                        crate::runtime::de::payload(
-                            object,
-                            "ContentBlock",
-                            "resource_link",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("resource") => {
-                ::core::result::Result::Ok(
-                    Self::Resource(
-                        crate::runtime::de::payload(object, "ContentBlock", "resource")?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -7557,28 +7489,6 @@ impl crate::runtime::de::Tagged for CreateElicitationRequestMode {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["form", "url"];
         match crate::runtime::de::tag(&object, "mode") {
-            crate::runtime::de::Tag::Str("form") => {
-                ::core::result::Result::Ok(
-                    Self::Form(
-                        crate::runtime::de::payload(
-                            object,
-                            "CreateElicitationRequestMode",
-                            "form",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("url") => {
-                ::core::result::Result::Ok(
-                    Self::Url(
-                        crate::runtime::de::payload(
-                            object,
-                            "CreateElicitationRequestMode",
-                            "url",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -8498,61 +8408,6 @@ impl crate::runtime::de::Tagged for ElicitationPropertySchema {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("string") => {
-                ::core::result::Result::Ok(
-                    Self::String(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "string",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("number") => {
-                ::core::result::Result::Ok(
-                    Self::Number(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "number",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("integer") => {
-                ::core::result::Result::Ok(
-                    Self::Integer(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "integer",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("array") => {
-                ::core::result::Result::Ok(
-                    Self::Array(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "array",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -10311,17 +10166,6 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("string") => {
-                ::core::result::Result::Ok(
-                    Self::String(
-                        crate::runtime::de::payload(
-                            object,
-                            "MultiSelectItems",
-                            "string",
-                        )?,
-                    ),
-                )
-            }
             other => {
                 let unknown_string = ::core::matches!(
                     other, crate ::runtime::de::Tag::Str(_)
@@ -17679,13 +17523,6 @@ impl crate::runtime::de::Tagged for AuthMethod {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("terminal") => {
-                ::core::result::Result::Ok(
-                    Self::Terminal(
-                        crate::runtime::de::payload(object, "AuthMethod", "terminal")?,
-                    ),
-                )
-            }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
@@ -19648,28 +19485,6 @@ impl crate::runtime::de::Tagged for SessionConfigOptionType {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("select") => {
-                ::core::result::Result::Ok(
-                    Self::Select(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionConfigOptionType",
-                            "select",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionConfigOptionType",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -24399,152 +24214,6 @@ impl crate::runtime::de::Tagged for SessionUpdate {
             "compaction_summary_chunk",
         ];
         match crate::runtime::de::tag(&object, "sessionUpdate") {
-            crate::runtime::de::Tag::Str("user_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::UserMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "user_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_thought_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentThoughtChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_thought_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCall(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call_update") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCallUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan") => {
-                ::core::result::Result::Ok(
-                    Self::Plan(
-                        crate::runtime::de::payload(object, "SessionUpdate", "plan")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("available_commands_update") => {
-                ::core::result::Result::Ok(
-                    Self::AvailableCommandsUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "available_commands_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("current_mode_update") => {
-                ::core::result::Result::Ok(
-                    Self::CurrentModeUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "current_mode_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("config_option_update") => {
-                ::core::result::Result::Ok(
-                    Self::ConfigOptionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "config_option_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_info_update") => {
-                ::core::result::Result::Ok(
-                    Self::SessionInfoUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_info_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("usage_update") => {
-                ::core::result::Result::Ok(
-                    Self::UsageUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "usage_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("notice") => {
-                ::core::result::Result::Ok(
-                    Self::Notice(
-                        crate::runtime::de::payload(object, "SessionUpdate", "notice")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_update") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_summary_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionSummaryChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_summary_chunk",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -25144,207 +24813,6 @@ impl crate::runtime::de::Tagged for SessionUpdate {
             "session_message_chunk",
         ];
         match crate::runtime::de::tag(&object, "sessionUpdate") {
-            crate::runtime::de::Tag::Str("user_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::UserMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "user_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_thought_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentThoughtChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_thought_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCall(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call_update") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCallUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan") => {
-                ::core::result::Result::Ok(
-                    Self::Plan(
-                        crate::runtime::de::payload(object, "SessionUpdate", "plan")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan_update") => {
-                ::core::result::Result::Ok(
-                    Self::PlanUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "plan_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan_removed") => {
-                ::core::result::Result::Ok(
-                    Self::PlanRemoved(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "plan_removed",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("available_commands_update") => {
-                ::core::result::Result::Ok(
-                    Self::AvailableCommandsUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "available_commands_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("current_mode_update") => {
-                ::core::result::Result::Ok(
-                    Self::CurrentModeUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "current_mode_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("config_option_update") => {
-                ::core::result::Result::Ok(
-                    Self::ConfigOptionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "config_option_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_info_update") => {
-                ::core::result::Result::Ok(
-                    Self::SessionInfoUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_info_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("usage_update") => {
-                ::core::result::Result::Ok(
-                    Self::UsageUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "usage_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("notice") => {
-                ::core::result::Result::Ok(
-                    Self::Notice(
-                        crate::runtime::de::payload(object, "SessionUpdate", "notice")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_update") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_summary_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionSummaryChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_summary_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("subagent_update") => {
-                ::core::result::Result::Ok(
-                    Self::SubagentUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "subagent_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_message") => {
-                ::core::result::Result::Ok(
-                    Self::SessionMessage(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_message",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::SessionMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_message_chunk",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -34486,16 +33954,6 @@ impl crate::runtime::de::Tagged for McpServer {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "sse"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("http") => {
-                ::core::result::Result::Ok(
-                    Self::Http(crate::runtime::de::payload(object, "McpServer", "http")?),
-                )
-            }
-            crate::runtime::de::Tag::Str("sse") => {
-                ::core::result::Result::Ok(
-                    Self::Sse(crate::runtime::de::payload(object, "McpServer", "sse")?),
-                )
-            }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
@@ -34719,21 +34177,6 @@ impl crate::runtime::de::Tagged for McpServer {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "sse", "acp"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("http") => {
-                ::core::result::Result::Ok(
-                    Self::Http(crate::runtime::de::payload(object, "McpServer", "http")?),
-                )
-            }
-            crate::runtime::de::Tag::Str("sse") => {
-                ::core::result::Result::Ok(
-                    Self::Sse(crate::runtime::de::payload(object, "McpServer", "sse")?),
-                )
-            }
-            crate::runtime::de::Tag::Str("acp") => {
-                ::core::result::Result::Ok(
-                    Self::Acp(crate::runtime::de::payload(object, "McpServer", "acp")?),
-                )
-            }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
@@ -37709,17 +37152,6 @@ impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["boolean"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        crate::runtime::de::payload(
-                            object,
-                            "SetSessionConfigOptionRequestType",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
@@ -40210,20 +39642,6 @@ impl crate::runtime::de::Tagged for RequestPermissionOutcome {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
         match crate::runtime::de::tag(&object, "outcome") {
-            crate::runtime::de::Tag::Str("cancelled") => {
-                ::core::result::Result::Ok(Self::Cancelled)
-            }
-            crate::runtime::de::Tag::Str("selected") => {
-                ::core::result::Result::Ok(
-                    Self::Selected(
-                        crate::runtime::de::payload(
-                            object,
-                            "RequestPermissionOutcome",
-                            "selected",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -41559,23 +40977,6 @@ impl crate::runtime::de::Tagged for CreateElicitationResponseAction {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["accept", "decline", "cancel"];
         match crate::runtime::de::tag(&object, "action") {
-            crate::runtime::de::Tag::Str("accept") => {
-                ::core::result::Result::Ok(
-                    Self::Accept(
-                        crate::runtime::de::payload(
-                            object,
-                            "CreateElicitationResponseAction",
-                            "accept",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("decline") => {
-                ::core::result::Result::Ok(Self::Decline)
-            }
-            crate::runtime::de::Tag::Str("cancel") => {
-                ::core::result::Result::Ok(Self::Cancel)
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -47530,35 +46931,6 @@ impl crate::runtime::de::Tagged for PlanUpdateContent {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items", "file", "markdown"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("items") => {
-                ::core::result::Result::Ok(
-                    Self::Items(
-                        crate::runtime::de::payload(
-                            object,
-                            "PlanUpdateContent",
-                            "items",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("file") => {
-                ::core::result::Result::Ok(
-                    Self::File(
-                        crate::runtime::de::payload(object, "PlanUpdateContent", "file")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("markdown") => {
-                ::core::result::Result::Ok(
-                    Self::Markdown(
-                        crate::runtime::de::payload(
-                            object,
-                            "PlanUpdateContent",
-                            "markdown",
-                        )?,
-                    ),
-                )
-            }
             #[allow(unreachable_patterns)]
             other => {
                 ::core::result::Result::Err(
@@ -48944,38 +48316,6 @@ impl crate::runtime::de::Tagged for StateUpdate {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
         match crate::runtime::de::tag(&object, "state") {
-            crate::runtime::de::Tag::Str("running") => {
-                ::core::result::Result::Ok(
-                    Self::Running(
-                        crate::runtime::de::payload(object, "StateUpdate", "running")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("idle") => {
-                ::core::result::Result::Ok(
-                    Self::Idle(
-                        crate::runtime::de::payload(object, "StateUpdate", "idle")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("requires_action") => {
-                ::core::result::Result::Ok(
-                    Self::RequiresAction(
-                        crate::runtime::de::payload(
-                            object,
-                            "StateUpdate",
-                            "requires_action",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("unknown") => {
-                ::core::result::Result::Ok(
-                    Self::Unknown(
-                        crate::runtime::de::payload(object, "StateUpdate", "unknown")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 ::core::result::Result::Ok(
@@ -49579,32 +48919,6 @@ impl crate::runtime::de::Tagged for IdleStateUpdateStopReason {
             "error",
         ];
         match crate::runtime::de::tag(&object, "stopReason") {
-            crate::runtime::de::Tag::Str("end_turn") => {
-                ::core::result::Result::Ok(Self::EndTurn)
-            }
-            crate::runtime::de::Tag::Str("max_tokens") => {
-                ::core::result::Result::Ok(Self::MaxTokens)
-            }
-            crate::runtime::de::Tag::Str("max_turn_requests") => {
-                ::core::result::Result::Ok(Self::MaxTurnRequests)
-            }
-            crate::runtime::de::Tag::Str("refusal") => {
-                ::core::result::Result::Ok(Self::Refusal)
-            }
-            crate::runtime::de::Tag::Str("cancelled") => {
-                ::core::result::Result::Ok(Self::Cancelled)
-            }
-            crate::runtime::de::Tag::Str("error") => {
-                ::core::result::Result::Ok(
-                    Self::Error(
-                        crate::runtime::de::payload(
-                            object,
-                            "IdleStateUpdateStopReason",
-                            "error",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Missing | crate::runtime::de::Tag::Invalid => {
                 ::core::result::Result::Ok(Self::None { explicit_null: false })
             }

@@ -1185,28 +1185,6 @@ impl crate::runtime::de::Tagged for RequestPermissionSubject {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["tool_call", "command"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("tool_call") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCall(
-                        crate::runtime::de::payload(
-                            object,
-                            "RequestPermissionSubject",
-                            "tool_call",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("command") => {
-                ::core::result::Result::Ok(
-                    Self::Command(
-                        crate::runtime::de::payload(
-                            object,
-                            "RequestPermissionSubject",
-                            "command",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -2005,35 +1983,6 @@ impl crate::runtime::de::Tagged for ToolCallContent {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("content") => {
-                ::core::result::Result::Ok(
-                    Self::Content(
-                        crate::runtime::de::payload(
-                            object,
-                            "ToolCallContent",
-                            "content",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("diff") => {
-                ::core::result::Result::Ok(
-                    Self::Diff(
-                        crate::runtime::de::payload(object, "ToolCallContent", "diff")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("terminal") => {
-                ::core::result::Result::Ok(
-                    Self::Terminal(
-                        crate::runtime::de::payload(
-                            object,
-                            "ToolCallContent",
-                            "terminal",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -2275,45 +2224,6 @@ impl crate::runtime::de::Tagged for ContentBlock {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("text") => {
-                ::core::result::Result::Ok(
-                    Self::Text(
-                        crate::runtime::de::payload(object, "ContentBlock", "text")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("image") => {
-                ::core::result::Result::Ok(
-                    Self::Image(
-                        crate::runtime::de::payload(object, "ContentBlock", "image")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("audio") => {
-                ::core::result::Result::Ok(
-                    Self::Audio(
-                        crate::runtime::de::payload(object, "ContentBlock", "audio")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("resource_link") => {
-                ::core::result::Result::Ok(
-                    Self::ResourceLink(
-                        crate::runtime::de::payload(
-                            object,
-                            "ContentBlock",
-                            "resource_link",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("resource") => {
-                ::core::result::Result::Ok(
-                    Self::Resource(
-                        crate::runtime::de::payload(object, "ContentBlock", "resource")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
                 ::core::result::Result::Ok(
@@ -5348,61 +5258,6 @@ impl crate::runtime::de::Tagged for DiffChangeOperation {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["add", "delete", "modify", "move", "copy"];
         match crate::runtime::de::tag(&object, "operation") {
-            crate::runtime::de::Tag::Str("add") => {
-                ::core::result::Result::Ok(
-                    Self::Add(
-                        crate::runtime::de::payload(
-                            object,
-                            "DiffChangeOperation",
-                            "add",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("delete") => {
-                ::core::result::Result::Ok(
-                    Self::Delete(
-                        crate::runtime::de::payload(
-                            object,
-                            "DiffChangeOperation",
-                            "delete",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("modify") => {
-                ::core::result::Result::Ok(
-                    Self::Modify(
-                        crate::runtime::de::payload(
-                            object,
-                            "DiffChangeOperation",
-                            "modify",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("move") => {
-                ::core::result::Result::Ok(
-                    Self::Move(
-                        crate::runtime::de::payload(
-                            object,
-                            "DiffChangeOperation",
-                            "move",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("copy") => {
-                ::core::result::Result::Ok(
-                    Self::Copy(
-                        crate::runtime::de::payload(
-                            object,
-                            "DiffChangeOperation",
-                            "copy",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -8090,28 +7945,6 @@ impl crate::runtime::de::Tagged for CreateElicitationRequestMode {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["form", "url"];
         match crate::runtime::de::tag(&object, "mode") {
-            crate::runtime::de::Tag::Str("form") => {
-                ::core::result::Result::Ok(
-                    Self::Form(
-                        crate::runtime::de::payload(
-                            object,
-                            "CreateElicitationRequestMode",
-                            "form",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("url") => {
-                ::core::result::Result::Ok(
-                    Self::Url(
-                        crate::runtime::de::payload(
-                            object,
-                            "CreateElicitationRequestMode",
-                            "url",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -8990,61 +8823,6 @@ impl crate::runtime::de::Tagged for ElicitationPropertySchema {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("string") => {
-                ::core::result::Result::Ok(
-                    Self::String(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "string",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("number") => {
-                ::core::result::Result::Ok(
-                    Self::Number(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "number",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("integer") => {
-                ::core::result::Result::Ok(
-                    Self::Integer(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "integer",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("array") => {
-                ::core::result::Result::Ok(
-                    Self::Array(
-                        crate::runtime::de::payload(
-                            object,
-                            "ElicitationPropertySchema",
-                            "array",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -10835,17 +10613,6 @@ impl crate::runtime::de::Tagged for MultiSelectItems {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["string"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("string") => {
-                ::core::result::Result::Ok(
-                    Self::String(
-                        crate::runtime::de::payload(
-                            object,
-                            "MultiSelectItems",
-                            "string",
-                        )?,
-                    ),
-                )
-            }
             other => {
                 let unknown_string = ::core::matches!(
                     other, crate ::runtime::de::Tag::Str(_)
@@ -18094,20 +17861,6 @@ impl crate::runtime::de::Tagged for AuthMethod {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "agent"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("terminal") => {
-                ::core::result::Result::Ok(
-                    Self::Terminal(
-                        crate::runtime::de::payload(object, "AuthMethod", "terminal")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent") => {
-                ::core::result::Result::Ok(
-                    Self::Agent(
-                        crate::runtime::de::payload(object, "AuthMethod", "agent")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -19617,28 +19370,6 @@ impl crate::runtime::de::Tagged for SessionConfigOptionType {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("select") => {
-                ::core::result::Result::Ok(
-                    Self::Select(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionConfigOptionType",
-                            "select",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionConfigOptionType",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -20863,17 +20594,6 @@ impl crate::runtime::de::Tagged for AvailableCommand {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["command"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("command") => {
-                ::core::result::Result::Ok(
-                    Self::Command(
-                        crate::runtime::de::payload(
-                            object,
-                            "AvailableCommand",
-                            "command",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -21019,17 +20739,6 @@ impl crate::runtime::de::Tagged for AvailableCommandInput {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("text") => {
-                ::core::result::Result::Ok(
-                    Self::Text(
-                        crate::runtime::de::payload(
-                            object,
-                            "AvailableCommandInput",
-                            "text",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -25312,211 +25021,6 @@ impl crate::runtime::de::Tagged for SessionUpdate {
             "compaction_summary_chunk",
         ];
         match crate::runtime::de::tag(&object, "sessionUpdate") {
-            crate::runtime::de::Tag::Str("user_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::UserMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "user_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("user_message") => {
-                ::core::result::Result::Ok(
-                    Self::UserMessage(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "user_message",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_message") => {
-                ::core::result::Result::Ok(
-                    Self::AgentMessage(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_message",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_thought_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentThoughtChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_thought_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_thought") => {
-                ::core::result::Result::Ok(
-                    Self::AgentThought(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_thought",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("state_update") => {
-                ::core::result::Result::Ok(
-                    Self::StateUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "state_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call_content_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCallContentChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call_content_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call_update") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCallUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("terminal_update") => {
-                ::core::result::Result::Ok(
-                    Self::TerminalUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "terminal_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("terminal_output_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::TerminalOutputChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "terminal_output_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan_update") => {
-                ::core::result::Result::Ok(
-                    Self::PlanUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "plan_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("available_commands_update") => {
-                ::core::result::Result::Ok(
-                    Self::AvailableCommandsUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "available_commands_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("config_option_update") => {
-                ::core::result::Result::Ok(
-                    Self::ConfigOptionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "config_option_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_info_update") => {
-                ::core::result::Result::Ok(
-                    Self::SessionInfoUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_info_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("usage_update") => {
-                ::core::result::Result::Ok(
-                    Self::UsageUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "usage_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("notice") => {
-                ::core::result::Result::Ok(
-                    Self::Notice(
-                        crate::runtime::de::payload(object, "SessionUpdate", "notice")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_update") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_summary_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionSummaryChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_summary_chunk",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
                 ::core::result::Result::Ok(
@@ -26292,255 +25796,6 @@ impl crate::runtime::de::Tagged for SessionUpdate {
             "session_message_chunk",
         ];
         match crate::runtime::de::tag(&object, "sessionUpdate") {
-            crate::runtime::de::Tag::Str("user_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::UserMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "user_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("user_message") => {
-                ::core::result::Result::Ok(
-                    Self::UserMessage(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "user_message",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_message_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_message") => {
-                ::core::result::Result::Ok(
-                    Self::AgentMessage(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_message",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_thought_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::AgentThoughtChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_thought_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("agent_thought") => {
-                ::core::result::Result::Ok(
-                    Self::AgentThought(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "agent_thought",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("state_update") => {
-                ::core::result::Result::Ok(
-                    Self::StateUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "state_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call_content_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCallContentChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call_content_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call_update") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCallUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "tool_call_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("terminal_update") => {
-                ::core::result::Result::Ok(
-                    Self::TerminalUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "terminal_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("terminal_output_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::TerminalOutputChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "terminal_output_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan_update") => {
-                ::core::result::Result::Ok(
-                    Self::PlanUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "plan_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("plan_removed") => {
-                ::core::result::Result::Ok(
-                    Self::PlanRemoved(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "plan_removed",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("available_commands_update") => {
-                ::core::result::Result::Ok(
-                    Self::AvailableCommandsUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "available_commands_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("config_option_update") => {
-                ::core::result::Result::Ok(
-                    Self::ConfigOptionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "config_option_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_info_update") => {
-                ::core::result::Result::Ok(
-                    Self::SessionInfoUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_info_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("usage_update") => {
-                ::core::result::Result::Ok(
-                    Self::UsageUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "usage_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("notice") => {
-                ::core::result::Result::Ok(
-                    Self::Notice(
-                        crate::runtime::de::payload(object, "SessionUpdate", "notice")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_update") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("compaction_summary_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::CompactionSummaryChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "compaction_summary_chunk",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("subagent_update") => {
-                ::core::result::Result::Ok(
-                    Self::SubagentUpdate(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "subagent_update",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_message") => {
-                ::core::result::Result::Ok(
-                    Self::SessionMessage(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_message",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("session_message_chunk") => {
-                ::core::result::Result::Ok(
-                    Self::SessionMessageChunk(
-                        crate::runtime::de::payload(
-                            object,
-                            "SessionUpdate",
-                            "session_message_chunk",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
                 ::core::result::Result::Ok(
@@ -27370,28 +26625,6 @@ impl crate::runtime::de::Tagged for BackgroundWork {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "tool_call"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("terminal") => {
-                ::core::result::Result::Ok(
-                    Self::Terminal(
-                        crate::runtime::de::payload(
-                            object,
-                            "BackgroundWork",
-                            "terminal",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCall(
-                        crate::runtime::de::payload(
-                            object,
-                            "BackgroundWork",
-                            "tool_call",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -27603,39 +26836,6 @@ impl crate::runtime::de::Tagged for BackgroundWork {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "tool_call", "subagent"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("terminal") => {
-                ::core::result::Result::Ok(
-                    Self::Terminal(
-                        crate::runtime::de::payload(
-                            object,
-                            "BackgroundWork",
-                            "terminal",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("tool_call") => {
-                ::core::result::Result::Ok(
-                    Self::ToolCall(
-                        crate::runtime::de::payload(
-                            object,
-                            "BackgroundWork",
-                            "tool_call",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("subagent") => {
-                ::core::result::Result::Ok(
-                    Self::Subagent(
-                        crate::runtime::de::payload(
-                            object,
-                            "BackgroundWork",
-                            "subagent",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -28578,32 +27778,6 @@ impl crate::runtime::de::Tagged for IdleStateUpdateStopReason {
             "error",
         ];
         match crate::runtime::de::tag(&object, "stopReason") {
-            crate::runtime::de::Tag::Str("end_turn") => {
-                ::core::result::Result::Ok(Self::EndTurn)
-            }
-            crate::runtime::de::Tag::Str("max_tokens") => {
-                ::core::result::Result::Ok(Self::MaxTokens)
-            }
-            crate::runtime::de::Tag::Str("max_turn_requests") => {
-                ::core::result::Result::Ok(Self::MaxTurnRequests)
-            }
-            crate::runtime::de::Tag::Str("refusal") => {
-                ::core::result::Result::Ok(Self::Refusal)
-            }
-            crate::runtime::de::Tag::Str("cancelled") => {
-                ::core::result::Result::Ok(Self::Cancelled)
-            }
-            crate::runtime::de::Tag::Str("error") => {
-                ::core::result::Result::Ok(
-                    Self::Error(
-                        crate::runtime::de::payload(
-                            object,
-                            "IdleStateUpdateStopReason",
-                            "error",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Missing | crate::runtime::de::Tag::Invalid => {
                 ::core::result::Result::Ok(Self::None { explicit_null: false })
             }
@@ -29001,32 +28175,6 @@ impl crate::runtime::de::Tagged for IdleStateUpdateStopReason {
             "error",
         ];
         match crate::runtime::de::tag(&object, "stopReason") {
-            crate::runtime::de::Tag::Str("end_turn") => {
-                ::core::result::Result::Ok(Self::EndTurn)
-            }
-            crate::runtime::de::Tag::Str("max_tokens") => {
-                ::core::result::Result::Ok(Self::MaxTokens)
-            }
-            crate::runtime::de::Tag::Str("max_turn_requests") => {
-                ::core::result::Result::Ok(Self::MaxTurnRequests)
-            }
-            crate::runtime::de::Tag::Str("refusal") => {
-                ::core::result::Result::Ok(Self::Refusal)
-            }
-            crate::runtime::de::Tag::Str("cancelled") => {
-                ::core::result::Result::Ok(Self::Cancelled)
-            }
-            crate::runtime::de::Tag::Str("error") => {
-                ::core::result::Result::Ok(
-                    Self::Error(
-                        crate::runtime::de::payload(
-                            object,
-                            "IdleStateUpdateStopReason",
-                            "error",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Missing | crate::runtime::de::Tag::Invalid => {
                 ::core::result::Result::Ok(Self::None { explicit_null: false })
             }
@@ -29426,31 +28574,6 @@ impl crate::runtime::de::Tagged for StateUpdate {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action"];
         match crate::runtime::de::tag(&object, "state") {
-            crate::runtime::de::Tag::Str("running") => {
-                ::core::result::Result::Ok(
-                    Self::Running(
-                        crate::runtime::de::payload(object, "StateUpdate", "running")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("idle") => {
-                ::core::result::Result::Ok(
-                    Self::Idle(
-                        crate::runtime::de::payload(object, "StateUpdate", "idle")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("requires_action") => {
-                ::core::result::Result::Ok(
-                    Self::RequiresAction(
-                        crate::runtime::de::payload(
-                            object,
-                            "StateUpdate",
-                            "requires_action",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 ::core::result::Result::Ok(
@@ -29704,38 +28827,6 @@ impl crate::runtime::de::Tagged for StateUpdate {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
         match crate::runtime::de::tag(&object, "state") {
-            crate::runtime::de::Tag::Str("running") => {
-                ::core::result::Result::Ok(
-                    Self::Running(
-                        crate::runtime::de::payload(object, "StateUpdate", "running")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("idle") => {
-                ::core::result::Result::Ok(
-                    Self::Idle(
-                        crate::runtime::de::payload(object, "StateUpdate", "idle")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("requires_action") => {
-                ::core::result::Result::Ok(
-                    Self::RequiresAction(
-                        crate::runtime::de::payload(
-                            object,
-                            "StateUpdate",
-                            "requires_action",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("unknown") => {
-                ::core::result::Result::Ok(
-                    Self::Unknown(
-                        crate::runtime::de::payload(object, "StateUpdate", "unknown")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 ::core::result::Result::Ok(
@@ -31166,17 +30257,6 @@ impl crate::runtime::de::Tagged for PlanUpdateContent {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("items") => {
-                ::core::result::Result::Ok(
-                    Self::Items(
-                        crate::runtime::de::payload(
-                            object,
-                            "PlanUpdateContent",
-                            "items",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -31375,35 +30455,6 @@ impl crate::runtime::de::Tagged for PlanUpdateContent {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items", "file", "markdown"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("items") => {
-                ::core::result::Result::Ok(
-                    Self::Items(
-                        crate::runtime::de::payload(
-                            object,
-                            "PlanUpdateContent",
-                            "items",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("file") => {
-                ::core::result::Result::Ok(
-                    Self::File(
-                        crate::runtime::de::payload(object, "PlanUpdateContent", "file")?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("markdown") => {
-                ::core::result::Result::Ok(
-                    Self::Markdown(
-                        crate::runtime::de::payload(
-                            object,
-                            "PlanUpdateContent",
-                            "markdown",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -37744,18 +36795,6 @@ impl crate::runtime::de::Tagged for McpServer {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "stdio"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("http") => {
-                ::core::result::Result::Ok(
-                    Self::Http(crate::runtime::de::payload(object, "McpServer", "http")?),
-                )
-            }
-            crate::runtime::de::Tag::Str("stdio") => {
-                ::core::result::Result::Ok(
-                    Self::Stdio(
-                        crate::runtime::de::payload(object, "McpServer", "stdio")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
                 ::core::result::Result::Ok(
@@ -37951,23 +36990,6 @@ impl crate::runtime::de::Tagged for McpServer {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["http", "acp", "stdio"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("http") => {
-                ::core::result::Result::Ok(
-                    Self::Http(crate::runtime::de::payload(object, "McpServer", "http")?),
-                )
-            }
-            crate::runtime::de::Tag::Str("acp") => {
-                ::core::result::Result::Ok(
-                    Self::Acp(crate::runtime::de::payload(object, "McpServer", "acp")?),
-                )
-            }
-            crate::runtime::de::Tag::Str("stdio") => {
-                ::core::result::Result::Ok(
-                    Self::Stdio(
-                        crate::runtime::de::payload(object, "McpServer", "stdio")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
                 ::core::result::Result::Ok(
@@ -39948,13 +38970,6 @@ impl crate::runtime::de::Tagged for ReplayFrom {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["start"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("start") => {
-                ::core::result::Result::Ok(
-                    Self::Start(
-                        crate::runtime::de::payload(object, "ReplayFrom", "start")?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<E>(&object, "ReplayFrom", &[])?;
                 ::core::result::Result::Ok(
@@ -40834,28 +39849,6 @@ impl crate::runtime::de::Tagged for SetSessionConfigOptionRequestType {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["id", "boolean"];
         match crate::runtime::de::tag(&object, "type") {
-            crate::runtime::de::Tag::Str("id") => {
-                ::core::result::Result::Ok(
-                    Self::Id(
-                        crate::runtime::de::payload(
-                            object,
-                            "SetSessionConfigOptionRequestType",
-                            "id",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("boolean") => {
-                ::core::result::Result::Ok(
-                    Self::Boolean(
-                        crate::runtime::de::payload(
-                            object,
-                            "SetSessionConfigOptionRequestType",
-                            "boolean",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -42764,28 +41757,6 @@ impl crate::runtime::de::Tagged for RequestPermissionOutcome {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
         match crate::runtime::de::tag(&object, "outcome") {
-            crate::runtime::de::Tag::Str("cancelled") => {
-                ::core::result::Result::Ok(
-                    Self::Cancelled(
-                        crate::runtime::de::payload(
-                            object,
-                            "RequestPermissionOutcome",
-                            "cancelled",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("selected") => {
-                ::core::result::Result::Ok(
-                    Self::Selected(
-                        crate::runtime::de::payload(
-                            object,
-                            "RequestPermissionOutcome",
-                            "selected",
-                        )?,
-                    ),
-                )
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,
@@ -43293,23 +42264,6 @@ impl crate::runtime::de::Tagged for CreateElicitationResponseAction {
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["accept", "decline", "cancel"];
         match crate::runtime::de::tag(&object, "action") {
-            crate::runtime::de::Tag::Str("accept") => {
-                ::core::result::Result::Ok(
-                    Self::Accept(
-                        crate::runtime::de::payload(
-                            object,
-                            "CreateElicitationResponseAction",
-                            "accept",
-                        )?,
-                    ),
-                )
-            }
-            crate::runtime::de::Tag::Str("decline") => {
-                ::core::result::Result::Ok(Self::Decline)
-            }
-            crate::runtime::de::Tag::Str("cancel") => {
-                ::core::result::Result::Ok(Self::Cancel)
-            }
             crate::runtime::de::Tag::Str(_) => {
                 crate::runtime::de::check_catch_all::<
                     E,

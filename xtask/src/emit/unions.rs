@@ -247,10 +247,10 @@ impl Emitter {
                         .map_err(|e| #rt::de::in_variant(#uname, tag, e)),
                 },
             });
-            arms.push(match &v.payload {
-                Payload::Unit => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn),),
-                _ => quote!(#rt::de::Tag::Str(#tl) => ::core::result::Result::Ok(Self::#vn(#rt::de::payload(object, #uname, #tl)?)),),
-            });
+            // No buffered arm for a known discriminator: `runtime::de::tagged`
+            // always streams it (`from_object` sees only absent, unknown or
+            // odd discriminators), so the payload types are never decoded from
+            // a `Value` and the compiler does not instantiate that path.
         }
         // Arms chosen when the discriminator is absent.
         let untagged: Vec<&Variant> = u.variants.iter().filter(|v| v.tag.is_none()).collect();
