@@ -378,19 +378,14 @@ impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
         object: ::acp_bindings::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["boolean", "id"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "SetConfigOptionRequestType",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            ::acp_bindings::runtime::de::unknown_tag(
+                "SetConfigOptionRequestType",
+                "type",
+                ::acp_bindings::runtime::de::tag(&object, "type"),
+                KNOWN,
+            ),
+        )
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {

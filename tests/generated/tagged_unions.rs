@@ -889,19 +889,14 @@ impl ::acp_bindings::runtime::de::Tagged for Outcome {
         object: ::acp_bindings::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        match ::acp_bindings::runtime::de::tag(&object, "outcome") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "Outcome",
-                        "outcome",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            ::acp_bindings::runtime::de::unknown_tag(
+                "Outcome",
+                "outcome",
+                ::acp_bindings::runtime::de::tag(&object, "outcome"),
+                KNOWN,
+            ),
+        )
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Outcome {

@@ -2873,19 +2873,14 @@ impl crate::runtime::de::Tagged for ToolCallContent {
         object: crate::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        match crate::runtime::de::tag(&object, "type") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag(
-                        "ToolCallContent",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "ToolCallContent",
+                "type",
+                crate::runtime::de::tag(&object, "type"),
+                KNOWN,
+            ),
+        )
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
@@ -3090,14 +3085,14 @@ impl crate::runtime::de::Tagged for ContentBlock {
         object: crate::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        match crate::runtime::de::tag(&object, "type") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag("ContentBlock", "type", other, KNOWN),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "ContentBlock",
+                "type",
+                crate::runtime::de::tag(&object, "type"),
+                KNOWN,
+            ),
+        )
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
@@ -19484,19 +19479,14 @@ impl crate::runtime::de::Tagged for SessionConfigOptionType {
         object: crate::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
-        match crate::runtime::de::tag(&object, "type") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag(
-                        "SessionConfigOptionType",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "SessionConfigOptionType",
+                "type",
+                crate::runtime::de::tag(&object, "type"),
+                KNOWN,
+            ),
+        )
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
@@ -24213,19 +24203,14 @@ impl crate::runtime::de::Tagged for SessionUpdate {
             "compaction_update",
             "compaction_summary_chunk",
         ];
-        match crate::runtime::de::tag(&object, "sessionUpdate") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag(
-                        "SessionUpdate",
-                        "sessionUpdate",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "SessionUpdate",
+                "sessionUpdate",
+                crate::runtime::de::tag(&object, "sessionUpdate"),
+                KNOWN,
+            ),
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -24812,19 +24797,14 @@ impl crate::runtime::de::Tagged for SessionUpdate {
             "session_message",
             "session_message_chunk",
         ];
-        match crate::runtime::de::tag(&object, "sessionUpdate") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag(
-                        "SessionUpdate",
-                        "sessionUpdate",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "SessionUpdate",
+                "sessionUpdate",
+                crate::runtime::de::tag(&object, "sessionUpdate"),
+                KNOWN,
+            ),
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -39641,19 +39621,14 @@ impl crate::runtime::de::Tagged for RequestPermissionOutcome {
         object: crate::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        match crate::runtime::de::tag(&object, "outcome") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag(
-                        "RequestPermissionOutcome",
-                        "outcome",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "RequestPermissionOutcome",
+                "outcome",
+                crate::runtime::de::tag(&object, "outcome"),
+                KNOWN,
+            ),
+        )
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
@@ -46930,19 +46905,14 @@ impl crate::runtime::de::Tagged for PlanUpdateContent {
         object: crate::runtime::JsonObject,
     ) -> ::core::result::Result<Self, E> {
         const KNOWN: &[&str] = &["items", "file", "markdown"];
-        match crate::runtime::de::tag(&object, "type") {
-            #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    crate::runtime::de::unknown_tag(
-                        "PlanUpdateContent",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
+        ::core::result::Result::Err(
+            crate::runtime::de::unknown_tag(
+                "PlanUpdateContent",
+                "type",
+                crate::runtime::de::tag(&object, "type"),
+                KNOWN,
+            ),
+        )
     }
 }
 #[cfg(feature = "unstable")]

@@ -330,6 +330,19 @@ impl Emitter {
         } else if let Some(body) = &catch_all {
             arms.push(quote!(#rt::de::Tag::Str(_) => { #body }));
         }
+        // A closed union whose arms all fix the discriminator has nothing to
+        // decode from a buffered object: it can only name the discriminator.
+        let from_object_body = if arms.is_empty() {
+            quote!(::core::result::Result::Err(#rt::de::unknown_tag(#uname, #key, #rt::de::tag(&object, #key), KNOWN)))
+        } else {
+            quote! {
+                match #rt::de::tag(&object, #key) {
+                    #(#arms)*
+                    #[allow(unreachable_patterns)]
+                    other => ::core::result::Result::Err(#rt::de::unknown_tag(#uname, #key, other, KNOWN)),
+                }
+            }
+        };
         quote! {
             impl #rt::de::Tagged for #name {
                 const NAME: &'static str = #uname;
@@ -348,11 +361,7 @@ impl Emitter {
 
                 fn from_object<E: ::serde::de::Error>(object: #rt::JsonObject) -> ::core::result::Result<Self, E> {
                     const KNOWN: &[&str] = &[#(#known),*];
-                    match #rt::de::tag(&object, #key) {
-                        #(#arms)*
-                        #[allow(unreachable_patterns)]
-                        other => ::core::result::Result::Err(#rt::de::unknown_tag(#uname, #key, other, KNOWN)),
-                    }
+                    #from_object_body
                 }
             }
 
