@@ -157,6 +157,24 @@ pub mod de {
         field::lenient(d)
     }
 
+    /// [`lenient`] for a field marked `#[acp(scalar)]`: the value is read in
+    /// place (a string, number or boolean), a value of another JSON type is
+    /// `Keep`; nothing is captured.
+    pub fn lenient_scalar<'de, D: Deserializer<'de>, T: crate::runtime::de::Scalar>(
+        d: D,
+    ) -> Result<Patch<T>, D::Error> {
+        field::lenient_scalar(d)
+    }
+
+    /// A field marked `#[acp(any_json)]`: `null` clears, any other JSON sets
+    /// (there is no wrong shape); read in place.
+    pub fn any_json<'de, D: Deserializer<'de>, T: From<Value>>(d: D) -> Result<Patch<T>, D::Error> {
+        Ok(match Option::<Value>::deserialize(d)? {
+            None => Patch::Clear,
+            Some(v) => Patch::Set(T::from(v)),
+        })
+    }
+
     /// A list patch with `x-deserialize-skip-invalid-items`: bad items dropped,
     /// a value that is not a list is `Keep`.
     pub fn lenient_items<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
@@ -235,6 +253,10 @@ pub mod de {
         Plain [T: DeserializeOwned] T => T::deserialize;
         /// [`lenient`].
         Lenient [T: DeserializeOwned] Patch<T> => lenient;
+        /// [`lenient_scalar`].
+        LenientScalar [T: crate::runtime::de::Scalar] Patch<T> => lenient_scalar;
+        /// [`any_json`].
+        AnyJson [T: From<Value>] Patch<T> => any_json;
         /// [`lenient_items`].
         LenientItems [T: DeserializeOwned] Patch<Vec<T>> => lenient_items;
         /// [`strict_items`].

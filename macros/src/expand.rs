@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::model::{Entity, Rule};
+use crate::model::{Entity, Read, Rule};
 
 pub fn expand(e: &Entity) -> TokenStream {
     let (vis, name, patch) = (&e.vis, &e.name, &e.patch);
@@ -63,7 +63,12 @@ pub fn expand(e: &Entity) -> TokenStream {
         });
         let (patch_ty, de, apply, diff, then) = match f.rule {
             Rule::Optional | Rule::Value => {
-                let de = if f.skip_invalid_items { "lenient_items" } else { "lenient" };
+                let de = match (f.skip_invalid_items, f.read) {
+                    (true, _) => "lenient_items",
+                    (false, Read::Scalar) => "lenient_scalar",
+                    (false, Read::AnyJson) => "any_json",
+                    (false, Read::Captured) => "lenient",
+                };
                 let value_ty = match f.rule {
                     Rule::Optional => f.inner.clone().expect("Option<T>"),
                     _ => ty.clone(),
@@ -118,7 +123,7 @@ pub fn expand(e: &Entity) -> TokenStream {
             Rule::Key | Rule::Required | Rule::Skip => unreachable!("handled above"),
         };
         let de = match (e.strict, de) {
-            (true, "lenient") => None,
+            (true, "lenient" | "lenient_scalar") => None,
             (true, "lenient_items") => Some("strict_items".to_owned()),
             (true, "nested_lenient") => Some("nested_strict".to_owned()),
             (true, "lenient_by_key") => Some("strict_by_key".to_owned()),

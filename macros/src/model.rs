@@ -52,6 +52,9 @@ pub struct Field {
     /// `#[acp(boxed)]`: the patch holds the value boxed (`Patch<Box<T>>`),
     /// so that a large, often absent field does not make every patch large.
     pub boxed: bool,
+    /// `#[acp(scalar)]` / `#[acp(any_json)]`: how a lenient value is read
+    /// (in place instead of captured and read again).
+    pub read: Read,
     pub docs: Vec<Attribute>,
     /// `#[serde(rename = ..)]` and `#[serde(alias = ..)]` of the field.
     pub serde_attrs: Vec<proc_macro2::TokenStream>,
@@ -60,7 +63,21 @@ pub struct Field {
     pub aliases: Vec<String>,
 }
 
-const FIELD_KEYS: &str = "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`, `boxed`";
+const FIELD_KEYS: &str =
+    "`key`, `required`, `by_key`, `nested`, `skip`, `skip_invalid_items`, `boxed`, `scalar`, `any_json`";
+
+/// How a replaced value is read on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// Captured as JSON text, then decoded: a wrong shape anywhere inside is `Keep`.
+    Captured,
+    /// One JSON scalar (`#[acp(scalar)]`, a type implementing
+    /// `acp_bindings::runtime::de::Scalar`): read in place, another JSON type is `Keep`.
+    Scalar,
+    /// Any JSON (`#[acp(any_json)]`, a type made `From<serde_json::Value>`):
+    /// read in place, never a wrong shape.
+    AnyJson,
+}
 const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`";
 
 impl Entity {
@@ -132,6 +149,7 @@ impl Entity {
             let mut rules: Vec<(Rule, proc_macro2::Span)> = Vec::new();
             let mut skip_invalid_items = false;
             let mut boxed = None;
+            let mut read: Option<(Read, proc_macro2::Span)> = None;
             for attr in f.attrs.iter().filter(|a| a.path().is_ident("acp")) {
                 let r = attr.parse_nested_meta(|meta| {
                     let rule = if meta.path.is_ident("key") {
@@ -149,6 +167,13 @@ impl Entity {
                         return Ok(());
                     } else if meta.path.is_ident("boxed") {
                         boxed = Some(meta.path.span());
+                        return Ok(());
+                    } else if meta.path.is_ident("scalar") || meta.path.is_ident("any_json") {
+                        let how = if meta.path.is_ident("scalar") { Read::Scalar } else { Read::AnyJson };
+                        if read.is_some() {
+                            return Err(meta.error("a field takes at most one of `scalar`, `any_json`"));
+                        }
+                        read = Some((how, meta.path.span()));
                         return Ok(());
                     } else {
                         let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
@@ -202,6 +227,16 @@ impl Entity {
                     ));
                 }
             }
+            if let Some((how, span)) = read {
+                if !matches!(rule, Rule::Optional | Rule::Value) || skip_invalid_items {
+                    errors.push(syn::Error::new(
+                        span,
+                        "`#[acp(scalar)]` and `#[acp(any_json)]` apply to a replaced value (`Option<T>` or `T`), not to a list with `skip_invalid_items` or a `key`, `required`, `by_key`, `nested` or `skip` field",
+                    ));
+                } else if how == Read::Scalar && boxed.is_some() {
+                    errors.push(syn::Error::new(span, "a `scalar` is small: remove `#[acp(boxed)]`"));
+                }
+            }
             let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
             let mut serde_attrs = Vec::new();
             let (mut wire, mut aliases) = (None, Vec::new());
@@ -237,6 +272,7 @@ impl Entity {
                 rule,
                 skip_invalid_items,
                 boxed: boxed.is_some(),
+                read: read.map_or(Read::Captured, |(how, _)| how),
                 docs,
                 serde_attrs,
                 wire,

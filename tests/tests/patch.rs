@@ -385,3 +385,32 @@ fn keep_unknown_patches_carry_what_they_do_not_name() {
     // A diff carries no unknown properties.
     assert!(s.diff(&s).additional_properties.is_empty());
 }
+
+/// `#[acp(scalar)]` and `#[acp(any_json)]` read in place and mean what the
+/// captured default reading means: another JSON type keeps, `null` clears.
+#[test]
+fn scalar_and_any_json_fields_read_in_place_with_the_same_rules() {
+    #[derive(AcpPatch, Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+    struct Job {
+        #[acp(key)]
+        id: String,
+        #[acp(scalar)]
+        title: Option<String>,
+        #[acp(scalar)]
+        retries: u32,
+        #[acp(any_json, boxed)]
+        input: serde_json::Value,
+        plain: Option<String>,
+    }
+    let p: JobPatch =
+        serde_json::from_str(r#"{"id":"j","title":["x"],"retries":"3","input":{"a":[1]},"plain":7}"#).unwrap();
+    assert_eq!((p.title.clone(), p.retries.clone(), p.plain.clone()), (Patch::Keep, Patch::Keep, Patch::Keep));
+    assert_eq!(p.input, Patch::Set(Box::new(serde_json::json!({"a": [1]}))));
+    let p: JobPatch = serde_json::from_str(r#"{"id":"j","title":null,"retries":null,"input":null}"#).unwrap();
+    assert_eq!((p.title.clone(), p.retries.clone(), p.input.clone()), (Patch::Clear, Patch::Clear, Patch::Clear));
+    let p: JobPatch = serde_json::from_str(r#"{"id":"j","title":"t","retries":2,"input":"s"}"#).unwrap();
+    let job = Job::from_patch(p);
+    assert_eq!((job.title.as_deref(), job.retries, job.input), (Some("t"), 2, serde_json::json!("s")));
+    // Broken JSON inside a wrong-shaped value still fails the message.
+    assert!(serde_json::from_str::<JobPatch>(r#"{"id":"j","title":["\ud800"]}"#).is_err());
+}

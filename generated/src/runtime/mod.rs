@@ -20,15 +20,15 @@ pub mod ser;
 mod unknown;
 
 pub use self::base64::Base64String;
+pub use self::extra::Extra;
+pub use self::nullable::{ExplicitNull, Nullable};
+pub use self::number::Number;
+pub use self::unknown::{ParseEnumError, UnknownInteger, UnknownString, UnknownVariant};
 /// The string inside every string newtype (`SessionId`, `ToolCallId`, ...):
 /// immutable, up to 23 bytes inline (decoding a short identifier allocates
 /// nothing), longer ones shared (`Clone` never copies the text). It derefs to
 /// `str` and converts from `&str`, `String` and `Arc<str>`.
 pub use smol_str::SmolStr;
-pub use self::extra::Extra;
-pub use self::nullable::{ExplicitNull, Nullable};
-pub use self::number::Number;
-pub use self::unknown::{ParseEnumError, UnknownInteger, UnknownString, UnknownVariant};
 
 /// The JSON object type used for `_meta` and other free-form objects.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

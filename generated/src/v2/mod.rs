@@ -1297,12 +1297,14 @@ pub struct ToolCall {
     /// change, `null` clears the name, and a string replaces it. For a tool
     /// call ID the client has not seen before, omission or `null` means that no
     /// tool name is available.
+    #[acp(scalar)]
     #[serde(rename = "name")]
     pub name: ::core::option::Option<::std::string::String>,
     /// Human-readable title describing what the tool is doing.
     ///
     /// Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
     /// A new tool call starts without a title.
+    #[acp(scalar)]
     #[serde(rename = "title")]
     pub title: ::core::option::Option<::std::string::String>,
     /// The category of tool being invoked.
@@ -1310,12 +1312,14 @@ pub struct ToolCall {
     ///
     /// Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
     /// A new tool call starts as `other`.
+    #[acp(scalar)]
     #[serde(rename = "kind")]
     pub kind: ToolKind,
     /// Current execution status of the tool call.
     ///
     /// Omission leaves the status unchanged, `null` resets it to `pending`, and a value
     /// replaces it. A new tool call starts as `pending`.
+    #[acp(scalar)]
     #[serde(rename = "status")]
     pub status: ToolCallStatus,
     /// Content produced by the tool call.
@@ -1329,10 +1333,12 @@ pub struct ToolCall {
     pub locations: ::std::vec::Vec<ToolCallLocation>,
     /// Raw input parameters sent to the tool.
     #[acp(boxed)]
+    #[acp(any_json)]
     #[serde(rename = "rawInput")]
     pub raw_input: ::serde_json::Value,
     /// Raw output returned by the tool.
     #[acp(boxed)]
+    #[acp(any_json)]
     #[serde(rename = "rawOutput")]
     pub raw_output: ::serde_json::Value,
     /// Client-initiated controls this tool call currently supports, such as cancellation.
@@ -29939,9 +29945,11 @@ pub struct TerminalState {
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /// The command being run.
+    #[acp(scalar)]
     #[serde(rename = "command")]
     pub command: ::core::option::Option<::std::string::String>,
     /// The absolute working directory of the command.
+    #[acp(scalar)]
     #[serde(rename = "cwd")]
     pub cwd: ::core::option::Option<AbsolutePath>,
     /// An authoritative replacement snapshot of terminal output bytes.
@@ -31756,11 +31764,13 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
 #[non_exhaustive]
 pub struct SessionInfoState {
     /// Human-readable title for the session. Set to null to clear.
+    #[acp(scalar)]
     #[serde(rename = "title")]
     pub title: ::core::option::Option<::std::string::String>,
     /// RFC 3339 timestamp of last activity. Set to null to clear.
     ///
     /// Format: `date-time`.
+    #[acp(scalar)]
     #[serde(rename = "updatedAt")]
     pub updated_at: ::core::option::Option<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -32639,6 +32649,7 @@ pub struct CompactionState {
     #[serde(rename = "summary")]
     pub summary: ::std::vec::Vec<ContentBlock>,
     /// Human-readable error details for the compaction.
+    #[acp(scalar)]
     #[serde(rename = "error")]
     pub error: ::core::option::Option<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -49497,12 +49508,14 @@ pub struct SubagentState {
     ///
     /// Optional and nullable. Omitted means unchanged. `null` clears it. If no
     /// title is set, the Client chooses a fallback presentation.
+    #[acp(scalar)]
     #[serde(rename = "title")]
     pub title: ::core::option::Option<::std::string::String>,
     /// The parent's human-readable description of the child's role or purpose.
     ///
     /// Optional and nullable. Omitted means unchanged. `null` clears it. This is
     /// current display metadata, not the history of instructions sent to the child.
+    #[acp(scalar)]
     #[serde(rename = "description")]
     pub description: ::core::option::Option<::std::string::String>,
     /// Client-initiated session mutations permitted for this subagent session.
@@ -49525,6 +49538,7 @@ pub struct SubagentState {
     /// Optional and nullable. Omitted means unchanged. `null` clears the
     /// reported value. While unset, the child inherits its immediate parent's
     /// effective working directory.
+    #[acp(scalar)]
     #[serde(rename = "cwd")]
     pub cwd: ::core::option::Option<AbsolutePath>,
     /// Additional workspace roots for the child. Each path must be absolute.
@@ -49615,11 +49629,13 @@ pub struct SessionMessageState {
     /// The sending session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+    #[acp(scalar)]
     #[serde(rename = "senderSessionId")]
     pub sender_session_id: ::core::option::Option<SessionId>,
     /// The receiving session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+    #[acp(scalar)]
     #[serde(rename = "recipientSessionId")]
     pub recipient_session_id: ::core::option::Option<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
@@ -49627,6 +49643,7 @@ pub struct SessionMessageState {
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
+    #[acp(scalar)]
     #[serde(rename = "senderMessageId")]
     pub sender_message_id: ::core::option::Option<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
@@ -49634,6 +49651,7 @@ pub struct SessionMessageState {
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
+    #[acp(scalar)]
     #[serde(rename = "recipientMessageId")]
     pub recipient_message_id: ::core::option::Option<MessageId>,
     /// Omitted leaves content unchanged. `null` clears it. A concrete array

@@ -534,6 +534,9 @@ impl Emitter {
             let repr = StateRepr::of(f, upsert);
             let boxed =
                 if repr.boxed_in_patch(&f.ty, |r| self.objects.contains(r)) { quote!(#[acp(boxed)]) } else { quote!() };
+            // How a lenient value is read: a scalar in place, any JSON in place,
+            // anything else captured and decoded (a wrong shape inside is `Keep`).
+            let read = if self.is_scalar(&f.ty) { quote!(#[acp(scalar)]) } else { quote!() };
             let (attr, ty) = match repr {
                 StateRepr::Key => (quote!(#[acp(key)]), t),
                 StateRepr::Required => (quote!(#[acp(required)]), t),
@@ -551,10 +554,10 @@ impl Emitter {
                                 }
                             }
                         });
-                    (quote!(), t)
+                    (read, t)
                 }
-                StateRepr::AnyValue => (boxed, t),
-                StateRepr::Optional => (quote!(#sii #boxed), quote!(::core::option::Option<#t>)),
+                StateRepr::AnyValue => (quote!(#boxed #[acp(any_json)]), t),
+                StateRepr::Optional => (quote!(#sii #boxed #read), quote!(::core::option::Option<#t>)),
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
         }
