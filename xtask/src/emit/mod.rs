@@ -107,7 +107,7 @@ pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
     }
 }
 
-fn docs(d: &Option<String>) -> TokenStream {
+pub(crate) fn docs(d: &Option<String>) -> TokenStream {
     match d {
         Some(text) => {
             let lines = text.lines().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") });

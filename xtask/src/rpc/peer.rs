@@ -14,6 +14,11 @@ use super::{enum_name, side_name};
 use crate::emit::Gate;
 use crate::model::{Def, IntFormat, Kind, MethodKind, Payload, Side, Type};
 
+/// One `#[doc]` attribute per line, as every other generated item has.
+fn lines(text: String) -> TokenStream {
+    crate::emit::docs(&Some(text))
+}
+
 /// The sides that get a peer: the two ends of an ACP connection. (A proxy
 /// stands between them and speaks both; it is left to two peers.)
 pub const SIDES: [Side; 2] = [Side::Agent, Side::Client];
@@ -62,7 +67,7 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
     let (sent, sent_notes, answered) =
         (name(o, MethodKind::Request), name(o, MethodKind::Notification), name(o, MethodKind::Response));
     let (me, them) = (side.as_str(), o.as_str());
-    let peer_doc = lines(&format!(
+    let peer_doc = lines(format!(
         "The {me}'s end of a connection, without IO.\n\n\
          It allocates the ids of the requests the {me} sends ([`{peer}::request`]), remembers each\n\
          until it is answered so that the answer decodes as the right type, remembers the requests\n\
@@ -103,7 +108,7 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
         }
     });
     let notify_doc = format!(" A notification to the {them}.");
-    let request_fn_doc = lines(&format!(
+    let request_fn_doc = lines(format!(
         "A request to the {them}: allocates its id (integers counting up from 0, skipping ids still\n\
          pending) and remembers it until [`{peer}::receive`] sees the answer. Returns the id and the\n\
          message to send."
@@ -342,8 +347,3 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
     }
 }
 
-/// One `#[doc]` attribute per line, as every other generated item has.
-fn lines(text: &str) -> TokenStream {
-    let lines = text.lines().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") });
-    quote! { #( #[doc = #lines] )* }
-}
