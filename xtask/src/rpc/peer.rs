@@ -346,4 +346,3 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
         }
     }
 }
-
