@@ -444,7 +444,11 @@ impl<'a> RawMessage<'a> {
                 });
             }
         };
-        if raw.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+        // Usually the exact text `"2.0"`; a string spelled with escapes is decoded.
+        let version_ok = raw
+            .jsonrpc
+            .is_some_and(|v| v.get() == "\"2.0\"" || serde_json::from_str::<String>(v.get()).is_ok_and(|s| s == "2.0"));
+        if !version_ok {
             return Err(raw.invalid("/jsonrpc", "`jsonrpc` must be \"2.0\""));
         }
         Ok(raw)
@@ -485,7 +489,23 @@ pub fn request_id<T: DeserializeOwned>(raw: &RawValue) -> Result<T, DispatchErro
 
 #[cfg(test)]
 mod tests {
-    use super::pointer_at;
+    use super::{pointer_at, DispatchErrorKind, RawMessage};
+
+    #[test]
+    fn envelopes_are_objects_with_jsonrpc_2_0() {
+        assert!(RawMessage::parse(r#"{"jsonrpc":"2\u002e0","method":"x"}"#).is_ok(), "an escaped version string");
+        let e = RawMessage::parse("[1, 2]").unwrap_err();
+        assert_eq!((e.kind(), e.reply_id_json()), (DispatchErrorKind::InvalidMessage, Some("null")));
+        let e = RawMessage::parse("nope").unwrap_err();
+        assert_eq!((e.kind(), e.code()), (DispatchErrorKind::Parse, -32700));
+        let e = RawMessage::parse(r#"{"jsonrpc":"1.0","id":"a","method":"x"}"#).unwrap_err();
+        assert_eq!((e.pointer(), e.reply_id_json()), ("/jsonrpc", Some(r#""a""#)));
+        let e = RawMessage::parse(r#"{"jsonrpc":"2.0","id":3,"method":7}"#).unwrap_err();
+        assert_eq!((e.kind(), e.reply_id_json()), (DispatchErrorKind::InvalidMessage, Some("3")));
+        // A response is never answered, even a malformed one.
+        let e = RawMessage::parse(r#"{"jsonrpc":"1.0","id":3,"result":{}}"#).unwrap_err();
+        assert!(!e.needs_reply());
+    }
 
     fn at(text: &str, needle: &str) -> String {
         let i = text.find(needle).expect("needle") + needle.len();
