@@ -228,27 +228,10 @@ pub mod de {
         nested(d, false)
     }
 
-    /// One of the helpers above as a type, for the visitor the derive writes
-    /// under `#[acp(keep_unknown)]` (a field is read with
-    /// `map.next_value_seed(With::<Helper, FieldType>::new())`).
-    pub trait Helper<T> {
-        /// Reads the field's value.
-        fn read<'de, D: Deserializer<'de>>(d: D) -> Result<T, D::Error>;
-    }
-
-    macro_rules! helpers {
-        ($($(#[$doc:meta])* $marker:ident [$($g:tt)*] $t:ty => $f:expr;)*) => {$(
-            $(#[$doc])*
-            pub struct $marker;
-            impl<$($g)*> Helper<$t> for $marker {
-                fn read<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
-                    $f(d)
-                }
-            }
-        )*};
-    }
-
-    helpers! {
+    // The helpers above as reader types, for the visitor the derive writes
+    // under `#[acp(keep_unknown)]`: a field is read with
+    // `map.next_value_seed(runtime::read::Field::<Helper, FieldType>::new())`.
+    crate::runtime::read::readers! {
         /// The type's own `Deserialize`.
         Plain [T: DeserializeOwned] T => T::deserialize;
         /// [`lenient`].
@@ -269,24 +252,6 @@ pub mod de {
         LenientByKey [] ByKey => lenient_by_key;
         /// [`strict_by_key`].
         StrictByKey [] ByKey => strict_by_key;
-    }
-
-    /// A `DeserializeSeed` reading a `T` with the helper `M`.
-    pub struct With<M, T>(std::marker::PhantomData<fn() -> (M, T)>);
-
-    impl<M, T> With<M, T> {
-        /// The seed.
-        #[allow(clippy::new_without_default)]
-        pub fn new() -> Self {
-            With(std::marker::PhantomData)
-        }
-    }
-
-    impl<'de, M: Helper<T>, T> serde::de::DeserializeSeed<'de> for With<M, T> {
-        type Value = T;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-            M::read(d)
-        }
     }
 }
 

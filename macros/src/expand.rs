@@ -338,7 +338,7 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> 
             #i => ::acp_bindings::runtime::de::once(
                 &mut #slot,
                 #wire,
-                map.next_value_seed(::acp_bindings::patch::de::With::<::acp_bindings::patch::de::#helper, #ty>::new())?,
+                map.next_value_seed(::acp_bindings::runtime::read::Field::<::acp_bindings::patch::de::#helper, #ty>::new())?,
             ),
         }
     });

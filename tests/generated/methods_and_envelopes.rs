@@ -1715,19 +1715,14 @@ pub mod rpc {
             ) -> ::core::option::Option<::std::string::String>,
         ) -> ::core::result::Result<Self, DispatchError> {
             use ::acp_bindings::runtime::rpc::{
-                decode, request_id, DispatchErrorKind, RawMessage,
+                decode, request_id, DispatchErrorKind, Envelope, RawMessage,
             };
             let raw = RawMessage::parse(text)?;
-            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+            match raw.envelope()? {
+                Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = request_id(id_raw)
                         .map_err(DispatchError::replying_to_null)?;
-                    let (request, form) = Request::decode(method, raw.params)
+                    let (request, form) = Request::decode(method, params)
                         .map_err(|e| e.under("/params").replying_to(id_raw))?;
                     ::core::result::Result::Ok(Message::Request {
                         id,
@@ -1735,25 +1730,15 @@ pub mod rpc {
                         form,
                     })
                 }
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
-                    let (notification, form) = Notification::decode(method, raw.params)
+                Envelope::Notification { method, params } => {
+                    let (notification, form) = Notification::decode(method, params)
                         .map_err(|e| e.under("/params"))?;
                     ::core::result::Result::Ok(Message::Notification {
                         notification,
                         form,
                     })
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::Some(result),
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = request_id(id_raw)?;
                     let method = request_method(&id)
                         .ok_or_else(|| {
@@ -1775,32 +1760,13 @@ pub mod rpc {
                         form,
                     })
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(error),
-                ) => {
+                Envelope::Error { id: id_raw, error } => {
                     let id: ::core::option::Option<super::RequestId> = request_id(
                         id_raw,
                     )?;
                     let error: super::Error = decode(error.get())
                         .map_err(|e| e.under("/error").with_id(id_raw))?;
                     ::core::result::Result::Ok(Message::Error { id, error })
-                }
-                (::core::option::Option::None, ::core::option::Option::None, _, _) => {
-                    ::core::result::Result::Err(
-                        raw.invalid("/id", "a response without an `id`"),
-                    )
-                }
-                _ => {
-                    ::core::result::Result::Err(
-                        raw
-                            .invalid(
-                                "",
-                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                            ),
-                    )
                 }
             }
         }
@@ -2123,18 +2089,17 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> AgentEvent {
-            use ::acp_bindings::runtime::rpc::{decode, request_id, RawMessage};
+            use ::acp_bindings::runtime::rpc::{decode, request_id, Envelope, RawMessage};
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
             };
-            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+            let envelope = match raw.envelope() {
+                ::core::result::Result::Ok(envelope) => envelope,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match envelope {
+                Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => {
@@ -2155,7 +2120,7 @@ pub mod rpc {
                                 .with_id(id_raw),
                         );
                     }
-                    match RequestToAgent::decode(method, raw.params) {
+                    match RequestToAgent::decode(method, params) {
                         ::core::result::Result::Ok((request, _)) => {
                             self.received.insert(id.clone(), method.to_owned());
                             AgentEvent::Request { id, request }
@@ -2165,25 +2130,15 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
-                    match NotificationToAgent::decode(method, raw.params) {
+                Envelope::Notification { method, params } => {
+                    match NotificationToAgent::decode(method, params) {
                         ::core::result::Result::Ok((n, _)) => AgentEvent::Notification(n),
                         ::core::result::Result::Err(e) => {
                             Self::invalid(e.under("/params"))
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::Some(result),
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -2208,12 +2163,7 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(error),
-                ) => {
+                Envelope::Error { id: id_raw, error } => {
                     let id: ::core::option::Option<super::RequestId> = match request_id(
                         id_raw,
                     ) {
@@ -2240,15 +2190,6 @@ pub mod rpc {
                         method,
                         error,
                     }
-                }
-                _ => {
-                    Self::invalid(
-                        raw
-                            .invalid(
-                                "",
-                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                            ),
-                    )
                 }
             }
         }
@@ -2443,18 +2384,17 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> ClientEvent {
-            use ::acp_bindings::runtime::rpc::{decode, request_id, RawMessage};
+            use ::acp_bindings::runtime::rpc::{decode, request_id, Envelope, RawMessage};
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
             };
-            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+            let envelope = match raw.envelope() {
+                ::core::result::Result::Ok(envelope) => envelope,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match envelope {
+                Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => {
@@ -2475,7 +2415,7 @@ pub mod rpc {
                                 .with_id(id_raw),
                         );
                     }
-                    match RequestToClient::decode(method, raw.params) {
+                    match RequestToClient::decode(method, params) {
                         ::core::result::Result::Ok((request, _)) => {
                             self.received.insert(id.clone(), method.to_owned());
                             ClientEvent::Request {
@@ -2488,13 +2428,8 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
-                    match NotificationToClient::decode(method, raw.params) {
+                Envelope::Notification { method, params } => {
+                    match NotificationToClient::decode(method, params) {
                         ::core::result::Result::Ok((n, _)) => {
                             ClientEvent::Notification(n)
                         }
@@ -2503,12 +2438,7 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::Some(result),
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -2533,12 +2463,7 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(error),
-                ) => {
+                Envelope::Error { id: id_raw, error } => {
                     let id: ::core::option::Option<super::RequestId> = match request_id(
                         id_raw,
                     ) {
@@ -2565,15 +2490,6 @@ pub mod rpc {
                         method,
                         error,
                     }
-                }
-                _ => {
-                    Self::invalid(
-                        raw
-                            .invalid(
-                                "",
-                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                            ),
-                    )
                 }
             }
         }

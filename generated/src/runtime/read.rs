@@ -39,40 +39,35 @@ impl<'de, M: Reader<T>, T> DeserializeSeed<'de> for Field<M, T> {
     }
 }
 
-/// [`de::lenient`]: a value of the wrong shape is the field's default.
-pub struct Lenient;
-
-impl<F: Shape> Reader<F> for Lenient
-where
-    F::Inner: DeserializeOwned,
-{
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
-        de::lenient(d)
-    }
+/// Declares reader types: `Name [generics] FieldType => function;` makes a
+/// unit struct `Name` implementing [`Reader<FieldType>`] with `function`.
+/// Also used by `patch::de` for the derive's helpers.
+macro_rules! readers {
+    ($($(#[$doc:meta])* $marker:ident [$($g:tt)*] $t:ty => $f:expr;)*) => {$(
+        $(#[$doc])*
+        pub struct $marker;
+        impl<$($g)*> $crate::runtime::read::Reader<$t> for $marker {
+            fn read<'de, D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<$t, D::Error> {
+                $f(d)
+            }
+        }
+    )*};
 }
+pub(crate) use readers;
 
-/// [`de::lenient_meta`]: an object field (`_meta`), streamed.
-pub struct LenientMeta;
-
-impl<F: Shape> Reader<F> for LenientMeta
-where
-    F::Inner: From<JsonObject>,
-{
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
-        de::lenient_meta(d)
-    }
-}
-
-/// [`de::lenient_scalar`]: a scalar read in place.
-pub struct LenientScalar;
-
-impl<F: Shape> Reader<F> for LenientScalar
-where
-    F::Inner: Scalar,
-{
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
-        de::lenient_scalar(d)
-    }
+readers! {
+    /// [`de::lenient`]: a value of the wrong shape is the field's default.
+    Lenient [F: Shape<Inner: DeserializeOwned>] F => de::lenient;
+    /// [`de::lenient_meta`]: an object field (`_meta`), streamed.
+    LenientMeta [F: Shape<Inner: From<JsonObject>>] F => de::lenient_meta;
+    /// [`de::lenient_scalar`]: a scalar read in place.
+    LenientScalar [F: Shape<Inner: Scalar>] F => de::lenient_scalar;
+    /// [`de::any`]: an optional any-JSON field keeps a present `null`.
+    Any [] Option<Value> => de::any;
+    /// [`de::present`]: a required field that may be `null`.
+    Present [T: DeserializeOwned] Option<T> => de::present;
+    /// [`de::null_as_default`]: `null` means the default.
+    NullAsDefault [T: DeserializeOwned + Default] T => de::null_as_default;
 }
 
 /// [`de::lenient_items`]: a list whose bad items are dropped, the default
@@ -84,57 +79,18 @@ pub struct LenientItems;
 pub struct Items;
 
 macro_rules! list_readers {
-    ($($shape:ident),*) => {$(
-        impl<T: DeserializeOwned> Reader<$shape<Vec<T>>> for LenientItems {
-            fn read<'de, D: Deserializer<'de>>(d: D) -> Result<$shape<Vec<T>>, D::Error> {
+    ($($list:ty),*) => {$(
+        impl<T: DeserializeOwned> Reader<$list> for LenientItems {
+            fn read<'de, D: Deserializer<'de>>(d: D) -> Result<$list, D::Error> {
                 de::lenient_items(d)
             }
         }
-        impl<T: DeserializeOwned> Reader<$shape<Vec<T>>> for Items {
-            fn read<'de, D: Deserializer<'de>>(d: D) -> Result<$shape<Vec<T>>, D::Error> {
+        impl<T: DeserializeOwned> Reader<$list> for Items {
+            fn read<'de, D: Deserializer<'de>>(d: D) -> Result<$list, D::Error> {
                 de::items(d)
             }
         }
     )*};
 }
 
-list_readers!(Option, Nullable);
-
-impl<T: DeserializeOwned> Reader<Vec<T>> for LenientItems {
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
-        de::lenient_items(d)
-    }
-}
-
-impl<T: DeserializeOwned> Reader<Vec<T>> for Items {
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
-        de::items(d)
-    }
-}
-
-/// [`de::any`]: an optional any-JSON field keeps a present `null`.
-pub struct Any;
-
-impl Reader<Option<Value>> for Any {
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-        de::any(d)
-    }
-}
-
-/// [`de::present`]: a required field that may be `null`.
-pub struct Present;
-
-impl<T: DeserializeOwned> Reader<Option<T>> for Present {
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
-        de::present(d)
-    }
-}
-
-/// [`de::null_as_default`]: `null` means the default.
-pub struct NullAsDefault;
-
-impl<T: DeserializeOwned + Default> Reader<T> for NullAsDefault {
-    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
-        de::null_as_default(d)
-    }
-}
+list_readers!(Vec<T>, Option<Vec<T>>, Nullable<Vec<T>>);

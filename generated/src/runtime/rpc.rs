@@ -454,6 +454,23 @@ impl<'a> RawMessage<'a> {
         Ok(raw)
     }
 
+    /// What the message is, by its members: a request, a notification, a
+    /// success or an error response; anything else is an
+    /// [`DispatchErrorKind::InvalidMessage`] error.
+    pub fn envelope(&self) -> Result<Envelope<'_>, DispatchError> {
+        match (self.method.as_deref(), self.id, self.result, self.error) {
+            (Some(method), Some(id), None, None) => Ok(Envelope::Request { id, method, params: self.params }),
+            (Some(method), None, None, None) => Ok(Envelope::Notification { method, params: self.params }),
+            (None, Some(id), Some(result), None) => Ok(Envelope::Response { id, result }),
+            (None, Some(id), None, Some(error)) => Ok(Envelope::Error { id, error }),
+            (None, None, _, _) => Err(self.invalid("/id", "a response without an `id`")),
+            _ => {
+                Err(self
+                    .invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`"))
+            }
+        }
+    }
+
     /// `true` when the message has the shape of a response (`result` or
     /// `error`, no `method`).
     pub fn is_response(&self) -> bool {
@@ -471,6 +488,41 @@ impl<'a> RawMessage<'a> {
             (false, _) => err.replying_to_null(),
         }
     }
+}
+
+/// The kind of a JSON-RPC message with its members, raw ([`RawMessage::envelope`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Envelope<'a> {
+    /// A request: `method` and `id`.
+    Request {
+        /// The id, raw.
+        id: &'a RawValue,
+        /// The method.
+        method: &'a str,
+        /// The params, raw (`None` when omitted).
+        params: Option<&'a RawValue>,
+    },
+    /// A notification: `method`, no `id`.
+    Notification {
+        /// The method.
+        method: &'a str,
+        /// The params, raw (`None` when omitted).
+        params: Option<&'a RawValue>,
+    },
+    /// A success response: `id` and `result`.
+    Response {
+        /// The id, raw.
+        id: &'a RawValue,
+        /// The result, raw.
+        result: &'a RawValue,
+    },
+    /// An error response: `id` (maybe `null`) and `error`.
+    Error {
+        /// The id, raw.
+        id: &'a RawValue,
+        /// The error object, raw.
+        error: &'a RawValue,
+    },
 }
 
 /// Decodes the id of a message as `T`: an id of the wrong type makes the

@@ -57660,18 +57660,15 @@ pub mod rpc {
                 &super::RequestId,
             ) -> ::core::option::Option<::std::string::String>,
         ) -> ::core::result::Result<Self, DispatchError> {
-            use crate::runtime::rpc::{decode, request_id, DispatchErrorKind, RawMessage};
+            use crate::runtime::rpc::{
+                decode, request_id, DispatchErrorKind, Envelope, RawMessage,
+            };
             let raw = RawMessage::parse(text)?;
-            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+            match raw.envelope()? {
+                Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = request_id(id_raw)
                         .map_err(DispatchError::replying_to_null)?;
-                    let (request, form) = Request::decode(method, raw.params)
+                    let (request, form) = Request::decode(method, params)
                         .map_err(|e| e.under("/params").replying_to(id_raw))?;
                     ::core::result::Result::Ok(Message::Request {
                         id,
@@ -57679,25 +57676,15 @@ pub mod rpc {
                         form,
                     })
                 }
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
-                    let (notification, form) = Notification::decode(method, raw.params)
+                Envelope::Notification { method, params } => {
+                    let (notification, form) = Notification::decode(method, params)
                         .map_err(|e| e.under("/params"))?;
                     ::core::result::Result::Ok(Message::Notification {
                         notification,
                         form,
                     })
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::Some(result),
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = request_id(id_raw)?;
                     let method = request_method(&id)
                         .ok_or_else(|| {
@@ -57719,32 +57706,13 @@ pub mod rpc {
                         form,
                     })
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(error),
-                ) => {
+                Envelope::Error { id: id_raw, error } => {
                     let id: ::core::option::Option<super::RequestId> = request_id(
                         id_raw,
                     )?;
                     let error: super::Error = decode(error.get())
                         .map_err(|e| e.under("/error").with_id(id_raw))?;
                     ::core::result::Result::Ok(Message::Error { id, error })
-                }
-                (::core::option::Option::None, ::core::option::Option::None, _, _) => {
-                    ::core::result::Result::Err(
-                        raw.invalid("/id", "a response without an `id`"),
-                    )
-                }
-                _ => {
-                    ::core::result::Result::Err(
-                        raw
-                            .invalid(
-                                "",
-                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                            ),
-                    )
                 }
             }
         }
@@ -58076,18 +58044,17 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> AgentEvent {
-            use crate::runtime::rpc::{decode, request_id, RawMessage};
+            use crate::runtime::rpc::{decode, request_id, Envelope, RawMessage};
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
             };
-            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+            let envelope = match raw.envelope() {
+                ::core::result::Result::Ok(envelope) => envelope,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match envelope {
+                Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => {
@@ -58108,7 +58075,7 @@ pub mod rpc {
                                 .with_id(id_raw),
                         );
                     }
-                    match RequestToAgent::decode(method, raw.params) {
+                    match RequestToAgent::decode(method, params) {
                         ::core::result::Result::Ok((request, _)) => {
                             self.received.insert(id.clone(), method.to_owned());
                             AgentEvent::Request { id, request }
@@ -58118,33 +58085,23 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Notification { method, params } => {
                     if NotificationToAnySide::METHODS.contains(&method) {
-                        return match NotificationToAnySide::decode(method, raw.params) {
+                        return match NotificationToAnySide::decode(method, params) {
                             ::core::result::Result::Ok((n, _)) => AgentEvent::AnySide(n),
                             ::core::result::Result::Err(e) => {
                                 Self::invalid(e.under("/params"))
                             }
                         };
                     }
-                    match NotificationToAgent::decode(method, raw.params) {
+                    match NotificationToAgent::decode(method, params) {
                         ::core::result::Result::Ok((n, _)) => AgentEvent::Notification(n),
                         ::core::result::Result::Err(e) => {
                             Self::invalid(e.under("/params"))
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::Some(result),
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -58169,12 +58126,7 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(error),
-                ) => {
+                Envelope::Error { id: id_raw, error } => {
                     let id: ::core::option::Option<super::RequestId> = match request_id(
                         id_raw,
                     ) {
@@ -58201,15 +58153,6 @@ pub mod rpc {
                         method,
                         error,
                     }
-                }
-                _ => {
-                    Self::invalid(
-                        raw
-                            .invalid(
-                                "",
-                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                            ),
-                    )
                 }
             }
         }
@@ -58413,18 +58356,17 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> ClientEvent {
-            use crate::runtime::rpc::{decode, request_id, RawMessage};
+            use crate::runtime::rpc::{decode, request_id, Envelope, RawMessage};
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
             };
-            match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+            let envelope = match raw.envelope() {
+                ::core::result::Result::Ok(envelope) => envelope,
+                ::core::result::Result::Err(e) => return Self::invalid(e),
+            };
+            match envelope {
+                Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => {
@@ -58445,7 +58387,7 @@ pub mod rpc {
                                 .with_id(id_raw),
                         );
                     }
-                    match RequestToClient::decode(method, raw.params) {
+                    match RequestToClient::decode(method, params) {
                         ::core::result::Result::Ok((request, _)) => {
                             self.received.insert(id.clone(), method.to_owned());
                             ClientEvent::Request {
@@ -58458,21 +58400,16 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::Some(method),
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Notification { method, params } => {
                     if NotificationToAnySide::METHODS.contains(&method) {
-                        return match NotificationToAnySide::decode(method, raw.params) {
+                        return match NotificationToAnySide::decode(method, params) {
                             ::core::result::Result::Ok((n, _)) => ClientEvent::AnySide(n),
                             ::core::result::Result::Err(e) => {
                                 Self::invalid(e.under("/params"))
                             }
                         };
                     }
-                    match NotificationToClient::decode(method, raw.params) {
+                    match NotificationToClient::decode(method, params) {
                         ::core::result::Result::Ok((n, _)) => {
                             ClientEvent::Notification(n)
                         }
@@ -58481,12 +58418,7 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::Some(result),
-                    ::core::option::Option::None,
-                ) => {
+                Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = match request_id(id_raw) {
                         ::core::result::Result::Ok(id) => id,
                         ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -58511,12 +58443,7 @@ pub mod rpc {
                         }
                     }
                 }
-                (
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(id_raw),
-                    ::core::option::Option::None,
-                    ::core::option::Option::Some(error),
-                ) => {
+                Envelope::Error { id: id_raw, error } => {
                     let id: ::core::option::Option<super::RequestId> = match request_id(
                         id_raw,
                     ) {
@@ -58543,15 +58470,6 @@ pub mod rpc {
                         method,
                         error,
                     }
-                }
-                _ => {
-                    Self::invalid(
-                        raw
-                            .invalid(
-                                "",
-                                "not a request, notification or response: check `method`, `id`, `result` and `error`",
-                            ),
-                    )
                 }
             }
         }

@@ -219,6 +219,9 @@ fn peers_reject_bad_lines_without_losing_pending_requests() {
         agent.unanswered().map(|(id, m)| (id.clone(), m.to_owned())).collect::<Vec<_>>(),
         [(v2::RequestId::from("a".to_owned()), "session/prompt".to_owned())]
     );
+    // The peer classifies envelopes as `Message::decode` does.
+    let AgentEvent::Invalid { error, .. } = agent.receive(r#"{"jsonrpc":"2.0","result":{}}"#) else { panic!() };
+    assert_eq!((error.pointer(), error.message()), ("/id", "a response without an `id`"));
     // An error with the `null` id: the other side could not read a line.
     let AgentEvent::Error { id: None, method: None, error } =
         agent.receive(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"?"}}"#)

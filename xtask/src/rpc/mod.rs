@@ -353,16 +353,10 @@ fn version_enum(
         _ => quote!(method),
     };
     let entries: Vec<&Entry> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
-    let side_of = |e: &Entry| -> Ident {
-        let s = e.def.method.as_ref().map(|m| m.side).unwrap_or(Side::Protocol);
-        format_ident!("{}", side_name(s))
-    };
-    let inner_of = |e: &Entry| -> Ident {
-        let m = e.def.method.as_ref().expect("an entry is a method payload");
-        format_ident!("{}", enum_name(m.side, m.kind))
-    };
     let conversions = payload_conversions(&name, &entries, builds, |e| {
-        let (side, inner, v) = (side_of(e), inner_of(e), &e.variant);
+        let m = e.def.method.as_ref().expect("an entry is a method payload");
+        let (side, inner, v) =
+            (format_ident!("{}", side_name(m.side)), format_ident!("{}", enum_name(m.side, m.kind)), &e.variant);
         quote!(Self::#side(#inner::#v(payload)))
     });
     let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
@@ -478,19 +472,19 @@ fn message(rt: &TokenStream) -> TokenStream {
                 text: &str,
                 request_method: impl ::core::ops::FnOnce(&super::RequestId) -> ::core::option::Option<::std::string::String>,
             ) -> ::core::result::Result<Self, DispatchError> {
-                use #rt::rpc::{decode, request_id, DispatchErrorKind, RawMessage};
+                use #rt::rpc::{decode, request_id, DispatchErrorKind, Envelope, RawMessage};
                 let raw = RawMessage::parse(text)?;
-                match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                    (::core::option::Option::Some(method), ::core::option::Option::Some(id_raw), ::core::option::Option::None, ::core::option::Option::None) => {
+                match raw.envelope()? {
+                    Envelope::Request { id: id_raw, method, params } => {
                         let id: super::RequestId = request_id(id_raw).map_err(DispatchError::replying_to_null)?;
-                        let (request, form) = Request::decode(method, raw.params).map_err(|e| e.under("/params").replying_to(id_raw))?;
+                        let (request, form) = Request::decode(method, params).map_err(|e| e.under("/params").replying_to(id_raw))?;
                         ::core::result::Result::Ok(Message::Request { id, request, form })
                     }
-                    (::core::option::Option::Some(method), ::core::option::Option::None, ::core::option::Option::None, ::core::option::Option::None) => {
-                        let (notification, form) = Notification::decode(method, raw.params).map_err(|e| e.under("/params"))?;
+                    Envelope::Notification { method, params } => {
+                        let (notification, form) = Notification::decode(method, params).map_err(|e| e.under("/params"))?;
                         ::core::result::Result::Ok(Message::Notification { notification, form })
                     }
-                    (::core::option::Option::None, ::core::option::Option::Some(id_raw), ::core::option::Option::Some(result), ::core::option::Option::None) => {
+                    Envelope::Response { id: id_raw, result } => {
                         let id: super::RequestId = request_id(id_raw)?;
                         let method = request_method(&id).ok_or_else(|| DispatchError::new(
                             DispatchErrorKind::UnknownRequest, "/id", "a response whose request is not known",
@@ -498,13 +492,11 @@ fn message(rt: &TokenStream) -> TokenStream {
                         let (response, form) = Response::decode(&method, ::core::option::Option::Some(result)).map_err(|e| e.under("/result").with_id(id_raw))?;
                         ::core::result::Result::Ok(Message::Response { id, response, form })
                     }
-                    (::core::option::Option::None, ::core::option::Option::Some(id_raw), ::core::option::Option::None, ::core::option::Option::Some(error)) => {
+                    Envelope::Error { id: id_raw, error } => {
                         let id: ::core::option::Option<super::RequestId> = request_id(id_raw)?;
                         let error: super::Error = decode(error.get()).map_err(|e| e.under("/error").with_id(id_raw))?;
                         ::core::result::Result::Ok(Message::Error { id, error })
                     }
-                    (::core::option::Option::None, ::core::option::Option::None, _, _) => ::core::result::Result::Err(raw.invalid("/id", "a response without an `id`")),
-                    _ => ::core::result::Result::Err(raw.invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`")),
                 }
             }
 

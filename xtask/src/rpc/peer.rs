@@ -92,7 +92,7 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
     let any_receive = any_side.then(|| {
         quote! {
             if NotificationToAnySide::METHODS.contains(&method) {
-                return match NotificationToAnySide::decode(method, raw.params) {
+                return match NotificationToAnySide::decode(method, params) {
                     ::core::result::Result::Ok((n, _)) => #event::AnySide(n),
                     ::core::result::Result::Err(e) => Self::invalid(e.under("/params")),
                 };
@@ -251,13 +251,17 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             /// What one line from the other side means. Never panics; bad
             /// input is an `Invalid` event and leaves every pending request as it was.
             pub fn receive(&mut self, line: &str) -> #event {
-                use #rt::rpc::{decode, request_id, RawMessage};
+                use #rt::rpc::{decode, request_id, Envelope, RawMessage};
                 let raw = match RawMessage::parse(line) {
                     ::core::result::Result::Ok(raw) => raw,
                     ::core::result::Result::Err(e) => return Self::invalid(e),
                 };
-                match (raw.method.as_deref(), raw.id, raw.result, raw.error) {
-                    (::core::option::Option::Some(method), ::core::option::Option::Some(id_raw), ::core::option::Option::None, ::core::option::Option::None) => {
+                let envelope = match raw.envelope() {
+                    ::core::result::Result::Ok(envelope) => envelope,
+                    ::core::result::Result::Err(e) => return Self::invalid(e),
+                };
+                match envelope {
+                    Envelope::Request { id: id_raw, method, params } => {
                         let id: super::RequestId = match request_id(id_raw) {
                             ::core::result::Result::Ok(id) => id,
                             ::core::result::Result::Err(e) => return Self::invalid(e.replying_to_null()),
@@ -267,7 +271,7 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                             let message = ::std::format!("request id {} is already in use by an unanswered `{first}` request", Self::show(&id));
                             return Self::invalid(DispatchError::new(DispatchErrorKind::DuplicateId, "/id", message).with_id(id_raw));
                         }
-                        match #handled::decode(method, raw.params) {
+                        match #handled::decode(method, params) {
                             ::core::result::Result::Ok((request, _)) => {
                                 self.received.insert(id.clone(), method.to_owned());
                                 #event::Request { id, request }
@@ -275,14 +279,14 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                             ::core::result::Result::Err(e) => Self::invalid(e.under("/params").replying_to(id_raw)),
                         }
                     }
-                    (::core::option::Option::Some(method), ::core::option::Option::None, ::core::option::Option::None, ::core::option::Option::None) => {
+                    Envelope::Notification { method, params } => {
                         #any_receive
-                        match #handled_notes::decode(method, raw.params) {
+                        match #handled_notes::decode(method, params) {
                             ::core::result::Result::Ok((n, _)) => #event::Notification(n),
                             ::core::result::Result::Err(e) => Self::invalid(e.under("/params")),
                         }
                     }
-                    (::core::option::Option::None, ::core::option::Option::Some(id_raw), ::core::option::Option::Some(result), ::core::option::Option::None) => {
+                    Envelope::Response { id: id_raw, result } => {
                         let id: super::RequestId = match request_id(id_raw) {
                             ::core::result::Result::Ok(id) => id,
                             ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -297,7 +301,7 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                             ::core::result::Result::Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
                         }
                     }
-                    (::core::option::Option::None, ::core::option::Option::Some(id_raw), ::core::option::Option::None, ::core::option::Option::Some(error)) => {
+                    Envelope::Error { id: id_raw, error } => {
                         let id: ::core::option::Option<super::RequestId> = match request_id(id_raw) {
                             ::core::result::Result::Ok(id) => id,
                             ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -319,7 +323,6 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                         let method = id.as_ref().and_then(|id| self.sent.remove(id));
                         #event::Error { id, method, error }
                     }
-                    _ => Self::invalid(raw.invalid("", "not a request, notification or response: check `method`, `id`, `result` and `error`")),
                 }
             }
 
