@@ -18,6 +18,7 @@ extern crate self as acp_bindings;
 
 #[cfg(feature = "convert")]
 pub mod convert;
+pub mod json;
 pub mod patch;
 pub mod runtime;
 mod session;

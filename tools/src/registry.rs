@@ -547,6 +547,11 @@ pub mod v1 {
     /// each result encoded again, or the error. The tests require the two
     /// to agree.
     ///
+    /// # Panics
+    ///
+    /// If `acp_bindings::json` and `serde_json` encode a decoded value
+    /// differently.
+    ///
     /// Returns `None` when this build has no definition of that name.
     pub fn decode_fast_and_slow(
         type_name: &str,
@@ -563,7 +568,17 @@ pub mod v1 {
             ::core::result::Result<::serde_json::Value, ::std::string::String>,
             ::core::result::Result<::serde_json::Value, ::std::string::String>,
         ) {
-            let encode = |v: T| ::serde_json::to_value(v).map_err(|e| e.to_string());
+            let encode = |v: T| {
+                let ours = ::acp_bindings::json::to_string(&v)
+                    .map_err(|e| e.to_string());
+                let theirs = ::serde_json::to_string(&v).map_err(|e| e.to_string());
+                ::core::assert_eq!(
+                    ours, theirs,
+                    "acp_bindings::json and serde_json encode a {} differently",
+                    ::core::any::type_name:: < T > ()
+                );
+                ::serde_json::to_value(v).map_err(|e| e.to_string())
+            };
             let fast = ::serde_json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
@@ -1622,6 +1637,11 @@ pub mod v2 {
     /// each result encoded again, or the error. The tests require the two
     /// to agree.
     ///
+    /// # Panics
+    ///
+    /// If `acp_bindings::json` and `serde_json` encode a decoded value
+    /// differently.
+    ///
     /// Returns `None` when this build has no definition of that name.
     pub fn decode_fast_and_slow(
         type_name: &str,
@@ -1638,7 +1658,17 @@ pub mod v2 {
             ::core::result::Result<::serde_json::Value, ::std::string::String>,
             ::core::result::Result<::serde_json::Value, ::std::string::String>,
         ) {
-            let encode = |v: T| ::serde_json::to_value(v).map_err(|e| e.to_string());
+            let encode = |v: T| {
+                let ours = ::acp_bindings::json::to_string(&v)
+                    .map_err(|e| e.to_string());
+                let theirs = ::serde_json::to_string(&v).map_err(|e| e.to_string());
+                ::core::assert_eq!(
+                    ours, theirs,
+                    "acp_bindings::json and serde_json encode a {} differently",
+                    ::core::any::type_name:: < T > ()
+                );
+                ::serde_json::to_value(v).map_err(|e| e.to_string())
+            };
             let fast = ::serde_json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);

@@ -387,6 +387,11 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
         /// each result encoded again, or the error. The tests require the two
         /// to agree.
         ///
+        /// # Panics
+        ///
+        /// If `acp_bindings::json` and `serde_json` encode a decoded value
+        /// differently.
+        ///
         /// Returns `None` when this build has no definition of that name.
         pub fn decode_fast_and_slow(
             type_name: &str,
@@ -401,7 +406,14 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
                 ::core::result::Result<::serde_json::Value, ::std::string::String>,
                 ::core::result::Result<::serde_json::Value, ::std::string::String>,
             ) {
-                let encode = |v: T| ::serde_json::to_value(v).map_err(|e| e.to_string());
+                // Every decoded value also checks the crate's encoder: the
+                // same bytes as `serde_json`'s, or the same failure.
+                let encode = |v: T| {
+                    let ours = ::acp_bindings::json::to_string(&v).map_err(|e| e.to_string());
+                    let theirs = ::serde_json::to_string(&v).map_err(|e| e.to_string());
+                    ::core::assert_eq!(ours, theirs, "acp_bindings::json and serde_json encode a {} differently", ::core::any::type_name::<T>());
+                    ::serde_json::to_value(v).map_err(|e| e.to_string())
+                };
                 let fast = ::serde_json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
                 let slow = ::serde_json::from_str::<::serde_json::Value>(json)
                     .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))

@@ -1,0 +1,952 @@
+//! Compact JSON encoding, byte for byte what `serde_json::to_string` writes,
+//! faster on ACP messages.
+//!
+//! ACP messages are mostly text (message chunks, tool output, paths), and
+//! `serde_json` escapes strings one byte at a time. [`to_string`],
+//! [`to_vec`], [`to_writer`] and [`append`] scan eight bytes at a time for
+//! the bytes JSON must escape (`"`, `\` and the controls below U+0020) and
+//! copy the runs between them whole. Everything else is written as
+//! `serde_json`'s compact formatter writes it (its own formatter writes the
+//! numbers), so the output is the same bytes for any `Serialize` value: the
+//! tests compare the two on every corpus message and on random values.
+//!
+//! Errors are [`serde_json::Error`]s, the ones `serde_json` gives for the
+//! same value (a map key that is not a string, a non-finite float key, an
+//! error from a `Serialize` impl), so code can switch without changing its
+//! error handling. A failed encode writes nothing: [`append`] truncates what
+//! it began, [`to_writer`] encodes into a buffer first.
+//!
+//! ```
+//! use acp_bindings::v2::{ContentBlock, TextContent};
+//! let block = ContentBlock::from(TextContent::new("say \"hi\"\n"));
+//! let text = acp_bindings::json::to_string(&block).unwrap();
+//! assert_eq!(text, serde_json::to_string(&block).unwrap());
+//! assert_eq!(text, r#"{"type":"text","text":"say \"hi\"\n"}"#);
+//! ```
+
+use std::cell::RefCell;
+use std::io;
+
+use serde::ser::{self, Impossible, Serialize};
+use serde_json::ser::Formatter;
+use serde_json::Error;
+
+/// Encodes `value` as compact JSON text (the bytes of `serde_json::to_string`).
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    with_buffer(|buf| {
+        append(buf, value)?;
+        // SAFETY: the encoder writes only whole `str`s (strings, keys, raw
+        // JSON text) and ASCII (punctuation, escapes, the formatter's
+        // numbers), and `append` truncates a failed encode at a boundary
+        // between those pieces, so `buf` is UTF-8. (Checking it again cost 3%
+        // of the encode.)
+        Ok(unsafe { String::from_utf8_unchecked(buf.clone()) })
+    })
+}
+
+/// Encodes `value` as compact JSON bytes (the bytes of `serde_json::to_vec`).
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+    with_buffer(|buf| {
+        append(buf, value)?;
+        Ok(buf.clone())
+    })
+}
+
+/// Encodes `value` and writes it to `writer` with one `write_all`; nothing is
+/// written when encoding fails.
+pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(mut writer: W, value: &T) -> Result<(), Error> {
+    with_buffer(|buf| {
+        append(buf, value)?;
+        writer.write_all(buf).map_err(Error::io)
+    })
+}
+
+/// Appends the encoding of `value` to `out`; on error `out` is left as it was.
+pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
+    let start = out.len();
+    let result = value.serialize(&mut Encoder { out });
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+thread_local! {
+    static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with an empty scratch buffer that keeps its capacity between
+/// calls on this thread (a nested call, from inside a `Serialize` impl, gets a
+/// fresh one), so the result is allocated once at its final size instead of
+/// grown. A buffer grown past 1 MiB by a huge message is not kept.
+fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    BUFFER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => {
+            buf.clear();
+            let r = f(&mut buf);
+            if buf.capacity() > 1 << 20 {
+                *buf = Vec::new();
+            }
+            r
+        }
+        Err(_) => f(&mut Vec::new()),
+    })
+}
+
+/// The token `serde_json` uses to hand a `RawValue`'s text to its serializer.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+/// The token of an `arbitrary_precision` `serde_json::Number` (when some other
+/// crate in the build turns that feature on).
+const NUMBER: &str = "$serde_json::private::Number";
+
+/// The serializer: appends to a `Vec<u8>`.
+struct Encoder<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+/// Formats with `serde_json`'s compact formatter, which cannot fail on a `Vec`.
+#[inline]
+fn fmt(r: io::Result<()>) {
+    r.expect("writing to a Vec does not fail");
+}
+
+macro_rules! numbers {
+    ($($method:ident $t:ty => $write:ident;)*) => {$(
+        #[inline]
+        fn $method(self, v: $t) -> Result<(), Error> {
+            fmt(serde_json::ser::CompactFormatter.$write(self.out, v));
+            Ok(())
+        }
+    )*};
+}
+
+impl<'a, 'b> ser::Serializer for &'a mut Encoder<'b> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, 'b>;
+    type SerializeTuple = Compound<'a, 'b>;
+    type SerializeTupleStruct = Compound<'a, 'b>;
+    type SerializeTupleVariant = Compound<'a, 'b>;
+    type SerializeMap = Compound<'a, 'b>;
+    type SerializeStruct = Compound<'a, 'b>;
+    type SerializeStructVariant = Compound<'a, 'b>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.out.extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+
+    numbers! {
+        serialize_i8 i8 => write_i8;
+        serialize_i16 i16 => write_i16;
+        serialize_i32 i32 => write_i32;
+        serialize_i64 i64 => write_i64;
+        serialize_i128 i128 => write_i128;
+        serialize_u8 u8 => write_u8;
+        serialize_u16 u16 => write_u16;
+        serialize_u32 u32 => write_u32;
+        serialize_u64 u64 => write_u64;
+        serialize_u128 u128 => write_u128;
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        if v.is_finite() {
+            fmt(serde_json::ser::CompactFormatter.write_f32(self.out, v));
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        if v.is_finite() {
+            fmt(serde_json::ser::CompactFormatter.write_f64(self.out, v));
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        write_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_str(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        fmt(serde_json::ser::CompactFormatter.write_byte_array(self.out, v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+
+    #[inline]
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.out.push(b'{');
+        write_str(self.out, variant);
+        self.out.push(b':');
+        value.serialize(&mut *self)?;
+        self.out.push(b'}');
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'b>, Error> {
+        self.out.push(b'[');
+        Ok(Compound::open(self, len, b']'))
+    }
+
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'b>, Error> {
+        self.serialize_seq(Some(len))
+    }
+
+    #[inline]
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'a, 'b>, Error> {
+        self.serialize_seq(Some(len))
+    }
+
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'b>, Error> {
+        self.out.push(b'{');
+        write_str(self.out, variant);
+        self.out.extend_from_slice(b":[");
+        Ok(Compound::open(self, Some(len), b']').in_variant())
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, 'b>, Error> {
+        self.out.push(b'{');
+        Ok(Compound::open(self, len, b'}'))
+    }
+
+    #[inline]
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Compound<'a, 'b>, Error> {
+        if name == RAW_VALUE || name == NUMBER {
+            return Ok(Compound { enc: self, state: State::Raw, close: 0, variant: false });
+        }
+        self.serialize_map(Some(len))
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, 'b>, Error> {
+        self.out.push(b'{');
+        write_str(self.out, variant);
+        self.out.extend_from_slice(b":{");
+        Ok(Compound::open(self, Some(len), b'}').in_variant())
+    }
+
+    #[inline]
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.serialize_str(&value.to_string())
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum State {
+    /// Opened with a length of zero: already closed, as `serde_json` does.
+    Empty,
+    First,
+    Rest,
+    /// A `RawValue` or `arbitrary_precision` number: the one field's text is
+    /// written as it is.
+    Raw,
+}
+
+/// An array or object being written.
+#[doc(hidden)]
+pub struct Compound<'a, 'b> {
+    enc: &'a mut Encoder<'b>,
+    state: State,
+    close: u8,
+    /// Inside `{"variant": ...}`: one more `}` at the end.
+    variant: bool,
+}
+
+impl<'a, 'b> Compound<'a, 'b> {
+    #[inline]
+    fn open(enc: &'a mut Encoder<'b>, len: Option<usize>, close: u8) -> Self {
+        let state = if len == Some(0) {
+            enc.out.push(close);
+            State::Empty
+        } else {
+            State::First
+        };
+        Compound { enc, state, close, variant: false }
+    }
+
+    #[inline]
+    fn in_variant(mut self) -> Self {
+        self.variant = true;
+        self
+    }
+
+    #[inline]
+    fn separator(&mut self) {
+        if self.state == State::First {
+            self.state = State::Rest;
+        } else {
+            self.enc.out.push(b',');
+        }
+    }
+
+    #[inline]
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.separator();
+        value.serialize(&mut *self.enc)
+    }
+
+    #[inline]
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
+        if self.state == State::Raw {
+            return if key == RAW_VALUE || key == NUMBER {
+                value.serialize(RawText(self.enc.out))
+            } else {
+                Err(ser::Error::custom("expected RawValue"))
+            };
+        }
+        self.separator();
+        write_str(self.enc.out, key);
+        self.enc.out.push(b':');
+        value.serialize(&mut *self.enc)
+    }
+
+    #[inline]
+    fn finish(self) -> Result<(), Error> {
+        match self.state {
+            State::First | State::Rest => self.enc.out.push(self.close),
+            State::Empty | State::Raw => {}
+        }
+        if self.variant {
+            self.enc.out.push(b'}');
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.separator();
+        key.serialize(KeyEncoder(self.enc.out))
+    }
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.enc.out.push(b':');
+        value.serialize(&mut *self.enc)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        self.entry(key, value)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        self.entry(key, value)
+    }
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+#[inline]
+fn key_must_be_a_string() -> Error {
+    ser::Error::custom("key must be a string")
+}
+
+/// Map keys: strings, and what `serde_json` quotes into one (integers,
+/// booleans, finite floats, chars, unit variants).
+struct KeyEncoder<'a>(&'a mut Vec<u8>);
+
+macro_rules! quoted {
+    ($($method:ident $t:ty => $write:ident;)*) => {$(
+        #[inline]
+        fn $method(self, v: $t) -> Result<(), Error> {
+            self.0.push(b'"');
+            fmt(serde_json::ser::CompactFormatter.$write(self.0, v));
+            self.0.push(b'"');
+            Ok(())
+        }
+    )*};
+}
+
+macro_rules! refuse {
+    ($($method:ident ($($arg:ty),*) -> $r:ty;)*) => {$(
+        #[inline]
+        fn $method(self, $(_: $arg),*) -> Result<$r, Error> {
+            Err(key_must_be_a_string())
+        }
+    )*};
+}
+
+impl ser::Serializer for KeyEncoder<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        write_str(self.0, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        write_str(self.0, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
+        write_str(self.0, variant);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    quoted! {
+        serialize_bool bool => write_bool;
+        serialize_i8 i8 => write_i8;
+        serialize_i16 i16 => write_i16;
+        serialize_i32 i32 => write_i32;
+        serialize_i64 i64 => write_i64;
+        serialize_i128 i128 => write_i128;
+        serialize_u8 u8 => write_u8;
+        serialize_u16 u16 => write_u16;
+        serialize_u32 u32 => write_u32;
+        serialize_u64 u64 => write_u64;
+        serialize_u128 u128 => write_u128;
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        if !v.is_finite() {
+            return Err(ser::Error::custom("float key must be finite (got NaN or +/-inf)"));
+        }
+        self.0.push(b'"');
+        fmt(serde_json::ser::CompactFormatter.write_f32(self.0, v));
+        self.0.push(b'"');
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        if !v.is_finite() {
+            return Err(ser::Error::custom("float key must be finite (got NaN or +/-inf)"));
+        }
+        self.0.push(b'"');
+        fmt(serde_json::ser::CompactFormatter.write_f64(self.0, v));
+        self.0.push(b'"');
+        Ok(())
+    }
+
+    #[inline]
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.serialize_str(&value.to_string())
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    refuse! {
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_seq(Option<usize>) -> Impossible<(), Error>;
+        serialize_tuple(usize) -> Impossible<(), Error>;
+        serialize_tuple_struct(&'static str, usize) -> Impossible<(), Error>;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>;
+        serialize_map(Option<usize>) -> Impossible<(), Error>;
+        serialize_struct(&'static str, usize) -> Impossible<(), Error>;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>;
+    }
+}
+
+/// The text of a `RawValue` (or an `arbitrary_precision` number), written as it is.
+struct RawText<'a>(&'a mut Vec<u8>);
+
+#[inline]
+fn expected_raw() -> Error {
+    ser::Error::custom("expected RawValue")
+}
+
+macro_rules! not_raw {
+    ($($method:ident ($($arg:ty),*) -> $r:ty;)*) => {$(
+        #[inline]
+        fn $method(self, $(_: $arg),*) -> Result<$r, Error> {
+            Err(expected_raw())
+        }
+    )*};
+}
+
+impl ser::Serializer for RawText<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.0.extend_from_slice(v.as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Error> {
+        Err(expected_raw())
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result<(), Error> {
+        Err(expected_raw())
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        Err(expected_raw())
+    }
+
+    not_raw! {
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_char(char) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_unit_variant(&'static str, u32, &'static str) -> ();
+        serialize_seq(Option<usize>) -> Impossible<(), Error>;
+        serialize_tuple(usize) -> Impossible<(), Error>;
+        serialize_tuple_struct(&'static str, usize) -> Impossible<(), Error>;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>;
+        serialize_map(Option<usize>) -> Impossible<(), Error>;
+        serialize_struct(&'static str, usize) -> Impossible<(), Error>;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Impossible<(), Error>;
+    }
+}
+
+// ---- strings -----------------------------------------------------------------
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that JSON must escape is set, and no
+/// bit below the first such byte: the lowest set bit is exact, bits above it
+/// may be borrow artefacts (a byte is checked again when the scan resumes).
+#[inline]
+fn escapes(word: u64) -> u64 {
+    let quote = word ^ (LOW * u64::from(b'"'));
+    let backslash = word ^ (LOW * u64::from(b'\\'));
+    let control = word.wrapping_sub(LOW * 0x20) & !word;
+    let quote = quote.wrapping_sub(LOW) & !quote;
+    let backslash = backslash.wrapping_sub(LOW) & !backslash;
+    (control | quote | backslash) & HIGH
+}
+
+/// The position of the first byte at or after `from` that needs an escape
+/// (`bytes.len()` when none does).
+#[inline]
+fn next_escape(bytes: &[u8], mut from: usize) -> usize {
+    let len = bytes.len();
+    while from + 8 <= len {
+        let word = u64::from_le_bytes(bytes[from..from + 8].try_into().expect("eight bytes"));
+        let hits = escapes(word);
+        if hits != 0 {
+            let at = from + (hits.trailing_zeros() / 8) as usize;
+            // The lowest hit of a word whose bytes are all after the last
+            // escape is exact; checked anyway, it costs one compare.
+            if needs_escape(bytes[at]) {
+                return at;
+            }
+            from = at + 1;
+            continue;
+        }
+        from += 8;
+    }
+    let rest = &bytes[from..];
+    // Four to seven bytes: two overlapping four-byte loads in one word; a
+    // clean word ends the scan without a byte loop (most keys and short values).
+    if rest.len() >= 4 {
+        let head = u32::from_le_bytes(rest[..4].try_into().expect("four bytes"));
+        let tail = u32::from_le_bytes(rest[rest.len() - 4..].try_into().expect("four bytes"));
+        if escapes(u64::from(head) | u64::from(tail) << 32) == 0 {
+            return len;
+        }
+    }
+    rest.iter().position(|&b| needs_escape(b)).map_or(len, |i| from + i)
+}
+
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Writes `s` as a JSON string with `serde_json`'s escapes: the short forms
+/// for `"`, `\`, backspace, form feed, newline, carriage return and tab,
+/// `\u00xx` (lower-case hex) for the other controls, everything else as is.
+#[inline]
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    let first = next_escape(bytes, 0);
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    if first == bytes.len() {
+        put(out, bytes);
+    } else {
+        write_escaped(out, bytes, first);
+    }
+    out.push(b'"');
+}
+
+/// `out.extend_from_slice(bytes)` without a `memcpy` call for the short
+/// strings most of a message is made of (keys, identifiers, tags): up to 16
+/// bytes move as two overlapping words (half the encode's copying was calls
+/// to `memcpy` for a few bytes each).
+#[inline]
+fn put(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if !(4..=16).contains(&n) {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.reserve(n);
+    let len = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve` made room for `n` more bytes after `len`; every read
+    // is within `bytes` (`n >= 8`, or `n >= 4` for the four-byte words) and
+    // every write within `len..len + n`; the writes cover all of it, so
+    // `set_len` exposes only initialised bytes.
+    unsafe {
+        let dst = out.as_mut_ptr().add(len);
+        if n >= 8 {
+            let head = std::ptr::read_unaligned(src.cast::<u64>());
+            let tail = std::ptr::read_unaligned(src.add(n - 8).cast::<u64>());
+            std::ptr::write_unaligned(dst.cast::<u64>(), head);
+            std::ptr::write_unaligned(dst.add(n - 8).cast::<u64>(), tail);
+        } else {
+            let head = std::ptr::read_unaligned(src.cast::<u32>());
+            let tail = std::ptr::read_unaligned(src.add(n - 4).cast::<u32>());
+            std::ptr::write_unaligned(dst.cast::<u32>(), head);
+            std::ptr::write_unaligned(dst.add(n - 4).cast::<u32>(), tail);
+        }
+        out.set_len(len + n);
+    }
+}
+
+/// The rest of [`write_str`] from the first byte that needs an escape.
+#[cold]
+fn write_escaped(out: &mut Vec<u8>, bytes: &[u8], first: usize) {
+    out.extend_from_slice(&bytes[..first]);
+    let mut at = first;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]]);
+            }
+        }
+        let next = next_escape(bytes, at + 1);
+        out.extend_from_slice(&bytes[at + 1..next]);
+        at = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn same(v: &impl Serialize) {
+        let ours = to_string(v);
+        let theirs = serde_json::to_string(v);
+        match (&ours, &theirs) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!("ours {ours:?}, serde_json {theirs:?}"),
+        }
+    }
+
+    #[test]
+    fn every_byte_is_escaped_as_serde_json_escapes_it() {
+        let all: String = (0u8..=0x7f).map(char::from).collect();
+        same(&all);
+        for shift in 0..9 {
+            for b in 0u8..=0x7f {
+                let mut s = "é".repeat(shift) + &"x".repeat(shift);
+                s.push(char::from(b));
+                s.push_str("tail of more than eight bytes\u{1F600}");
+                same(&s);
+            }
+        }
+        same(&"\u{7f}\u{80}\u{ff}\u{2028}\u{FFFF}");
+    }
+
+    #[test]
+    fn short_and_long_strings_match_at_every_length_and_position() {
+        for len in 0..=40 {
+            same(&"a".repeat(len));
+            for pos in 0..len {
+                for special in ['"', '\\', '\n', '\u{1}', '\u{1f}', '\u{7f}', 'é', '😀', '/'] {
+                    let s = format!("{}{special}{}", "a".repeat(pos), "b".repeat(len - pos - 1));
+                    same(&s);
+                    same(&format!("{s}{special}"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn values_and_shapes_match() {
+        same(&json!({"a": [1, -2, 3.5, 1e300, null, true, false, "x"], "": {}, "e": [], "u": u64::MAX, "i": i64::MIN}));
+        same(&(1u8, 'c', (), Some(2.5f32), None::<i32>));
+        same(&f64::NAN);
+        same(&std::collections::BTreeMap::from([(1, 2), (3, 4)]));
+        same(&std::collections::BTreeMap::from([(true, 1)]));
+        same(&std::collections::BTreeMap::from([((), 1)]));
+        same(&std::collections::BTreeMap::from([(Some('k'), 1)]));
+        same(&FloatKey(2.5));
+        same(&FloatKey(f64::INFINITY));
+        same(&serde_bytes_like());
+        let raw = serde_json::value::RawValue::from_string("{ \"keep\" : [1, 2] }".into()).unwrap();
+        same(&raw);
+        same(&json!({"raw": raw}));
+    }
+
+    struct FloatKey(f64);
+    impl Serialize for FloatKey {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use ser::SerializeMap;
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry(&self.0, &1)?;
+            m.end()
+        }
+    }
+
+    fn serde_bytes_like() -> impl Serialize {
+        struct B;
+        impl Serialize for B {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(&[0, 1, 255])
+            }
+        }
+        B
+    }
+
+    #[test]
+    fn enums_match() {
+        #[derive(serde::Serialize)]
+        enum E {
+            Unit,
+            New(u8),
+            Tuple(u8, String),
+            Struct { a: u8, b: Vec<u8> },
+            EmptyStruct {},
+            EmptyTuple(),
+        }
+        for e in [
+            E::Unit,
+            E::New(1),
+            E::Tuple(2, "t".into()),
+            E::Struct { a: 3, b: vec![] },
+            E::EmptyStruct {},
+            E::EmptyTuple(),
+        ] {
+            same(&e);
+        }
+    }
+
+    #[test]
+    fn a_failed_encode_leaves_the_buffer_as_it_was() {
+        let bad = std::collections::BTreeMap::from([(vec![1], 2)]);
+        let mut out = b"kept".to_vec();
+        assert!(append(&mut out, &json!([1, 2])).is_ok());
+        assert!(append(&mut out, &vec![json!(1), json!([1])]).is_ok());
+        // `[{},` is written before the second map's key fails.
+        let failing = vec![std::collections::BTreeMap::new(), bad];
+        assert!(append(&mut out, &failing).is_err());
+        assert_eq!(out, b"kept[1,2][1,[1]]");
+        let mut written = Vec::new();
+        assert!(to_writer(&mut written, &failing).is_err());
+        assert!(written.is_empty());
+        assert_eq!(to_vec(&Value::Null).unwrap(), b"null");
+    }
+}
