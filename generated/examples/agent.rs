@@ -40,7 +40,7 @@ fn main() -> Result<()> {
         }
         let event = peer.receive(&line);
         for message in agent.handle(&mut peer, event)? {
-            writeln!(out, "{}", serde_json::to_string(&message)?)?;
+            writeln!(out, "{}", acp_bindings::json::to_string(&message)?)?;
         }
         out.flush()?;
     }

@@ -133,5 +133,5 @@ fn write_line(to: &mut impl Write, line: &str) -> Result<()> {
 }
 
 fn send(to: &mut impl Write, message: Message) -> Result<()> {
-    write_line(to, &serde_json::to_string(&message)?)
+    write_line(to, &acp_bindings::json::to_string(&message)?)
 }
