@@ -1087,6 +1087,47 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => {
+                    ::acp_bindings::runtime::rpc::write_payload(
+                        map,
+                        key,
+                        p,
+                        form,
+                        required,
+                    )
+                }
+                Self::AuthLogout(p) => {
+                    ::acp_bindings::runtime::rpc::write_payload(
+                        map,
+                        key,
+                        p,
+                        form,
+                        required,
+                    )
+                }
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
@@ -1148,6 +1189,29 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     /// The notifications handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
@@ -1195,6 +1259,29 @@ pub mod rpc {
             let _ = form;
             match self {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -1246,6 +1333,29 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     /// The responses handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
@@ -1295,6 +1405,29 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     /// The notifications handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
@@ -1342,6 +1475,29 @@ pub mod rpc {
             let _ = form;
             match self {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -1405,6 +1561,38 @@ pub mod rpc {
                     ::acp_bindings::runtime::rpc::encode_payload(p, form)
                 }
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::ProxyInitialize(p) => {
+                    ::acp_bindings::runtime::rpc::write_payload(
+                        map,
+                        key,
+                        p,
+                        form,
+                        required,
+                    )
+                }
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -1485,6 +1673,30 @@ pub mod rpc {
                 Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -1578,6 +1790,29 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {
         /// Any notification handled by the `agent` side.
@@ -1653,6 +1888,29 @@ pub mod rpc {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -1923,14 +2181,38 @@ pub mod rpc {
             }
         }
     }
+    /// The members in the order [`Message::to_value`] gives them
+    /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
+    /// streamed: the payload is serialized in place, not built as a
+    /// `Value` first.
     impl ::serde::Serialize for Message {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            self.to_value()
-                .map_err(<S::Error as ::serde::ser::Error>::custom)?
-                .serialize(serializer)
+            use ::serde::ser::SerializeMap as _;
+            let mut map = serializer.serialize_map(::core::option::Option::None)?;
+            map.serialize_entry("jsonrpc", "2.0")?;
+            match self {
+                Message::Request { id, request, form } => {
+                    map.serialize_entry("id", id)?;
+                    map.serialize_entry("method", request.method())?;
+                    request.write_payload(&mut map, "params", *form, false)?;
+                }
+                Message::Notification { notification, form } => {
+                    map.serialize_entry("method", notification.method())?;
+                    notification.write_payload(&mut map, "params", *form, false)?;
+                }
+                Message::Response { id, response, form } => {
+                    map.serialize_entry("id", id)?;
+                    response.write_payload(&mut map, "result", *form, true)?;
+                }
+                Message::Error { id, error } => {
+                    map.serialize_entry("id", id)?;
+                    map.serialize_entry("error", error)?;
+                }
+            }
+            map.end()
         }
     }
     /// The agent's end of a connection, without IO.

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use serde::de::DeserializeOwned;
+use serde::ser::{Error as _, SerializeMap};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -370,6 +371,39 @@ pub fn encode_payload<T: Serialize>(payload: &T, form: ParamsForm) -> Result<Opt
         ParamsForm::Null if empty => Some(Value::Null),
         _ => Some(value),
     })
+}
+
+/// Writes a payload as the member `key` of a message being serialized, as
+/// [`encode_payload`] would: the usual object form streams straight into the
+/// serializer (no `Value` is built); the `null` and omitted forms, which
+/// depend on whether the payload is empty, go through [`encode_payload`]. A
+/// `required` member (a response's `result`) is `null` rather than omitted.
+pub fn write_payload<M: SerializeMap, T: Serialize>(
+    map: &mut M,
+    key: &'static str,
+    payload: &T,
+    form: ParamsForm,
+    required: bool,
+) -> Result<(), M::Error> {
+    if form == ParamsForm::Object {
+        return map.serialize_entry(key, payload);
+    }
+    let value = encode_payload(payload, form).map_err(M::Error::custom)?;
+    write_raw_payload(map, key, value.as_ref(), required)
+}
+
+/// [`write_payload`] for an extension's params, kept as received.
+pub fn write_raw_payload<M: SerializeMap>(
+    map: &mut M,
+    key: &'static str,
+    params: Option<&Value>,
+    required: bool,
+) -> Result<(), M::Error> {
+    match params {
+        Some(v) => map.serialize_entry(key, v),
+        None if required => map.serialize_entry(key, &Value::Null),
+        None => Ok(()),
+    }
 }
 
 /// A JSON-RPC 2.0 message before dispatch: every member kept raw.

@@ -55966,6 +55966,121 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Authenticate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Logout(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionNew(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionNew(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionLoad(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionLoad(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionDelete(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionResume(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionResume(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionClose(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionSetMode(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionSetConfigOption(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionPrompt(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
@@ -56549,6 +56664,111 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(not(feature = "unstable"))]
+                Self::Initialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::Initialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Authenticate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Logout(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionNew(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionLoad(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionDelete(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionResume(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionClose(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionSetMode(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionSetConfigOption(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionPrompt(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionPrompt(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     #[cfg(not(feature = "unstable"))]
     impl ::core::convert::From<super::InitializeResponse> for ResponseFromAgent {
@@ -56782,6 +57002,36 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::SessionCancel(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::CancelNotification> for NotificationToAgent {
         /// A `session/cancel` payload.
@@ -56984,6 +57234,60 @@ pub mod rpc {
                 #[cfg(feature = "unstable")]
                 Self::McpMessage(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::FsWriteTextFile(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::FsReadTextFile(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionRequestPermission(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalCreate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalOutput(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalRelease(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalWaitForExit(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalKill(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ElicitationCreate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57238,6 +57542,60 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::FsWriteTextFile(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::FsReadTextFile(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionRequestPermission(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalCreate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalOutput(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalRelease(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalWaitForExit(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalKill(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ElicitationCreate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::WriteTextFileResponse> for ResponseFromClient {
         /// A `fs/write_text_file` payload.
@@ -57396,6 +57754,39 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::SessionUpdate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ElicitationComplete(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatusUpdate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::SessionNotification> for NotificationToClient {
         /// A `session/update` payload.
@@ -57476,6 +57867,32 @@ pub mod rpc {
             match self {
                 Self::CancelRequest(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::CancelRequest(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57569,6 +57986,37 @@ pub mod rpc {
                 #[cfg(feature = "unstable")]
                 Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57671,6 +58119,37 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     #[cfg(feature = "unstable")]
     impl ::core::convert::From<super::InitializeProxyResponse> for ResponseFromProxy {
@@ -57744,6 +58223,33 @@ pub mod rpc {
                 #[cfg(feature = "unstable")]
                 Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57826,6 +58332,30 @@ pub mod rpc {
                 Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -58162,6 +58692,31 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Protocol(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {
         /// Any notification handled by the `agent` side.
@@ -58303,6 +58858,30 @@ pub mod rpc {
                 Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -58784,14 +59363,38 @@ pub mod rpc {
             }
         }
     }
+    /// The members in the order [`Message::to_value`] gives them
+    /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
+    /// streamed: the payload is serialized in place, not built as a
+    /// `Value` first.
     impl ::serde::Serialize for Message {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            self.to_value()
-                .map_err(<S::Error as ::serde::ser::Error>::custom)?
-                .serialize(serializer)
+            use ::serde::ser::SerializeMap as _;
+            let mut map = serializer.serialize_map(::core::option::Option::None)?;
+            map.serialize_entry("jsonrpc", "2.0")?;
+            match self {
+                Message::Request { id, request, form } => {
+                    map.serialize_entry("id", id)?;
+                    map.serialize_entry("method", request.method())?;
+                    request.write_payload(&mut map, "params", *form, false)?;
+                }
+                Message::Notification { notification, form } => {
+                    map.serialize_entry("method", notification.method())?;
+                    notification.write_payload(&mut map, "params", *form, false)?;
+                }
+                Message::Response { id, response, form } => {
+                    map.serialize_entry("id", id)?;
+                    response.write_payload(&mut map, "result", *form, true)?;
+                }
+                Message::Error { id, error } => {
+                    map.serialize_entry("id", id)?;
+                    map.serialize_entry("error", error)?;
+                }
+            }
+            map.end()
         }
     }
     /// The agent's end of a connection, without IO.

@@ -55497,6 +55497,116 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::AuthLogin(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::AuthLogout(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionNew(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionNew(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionDelete(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(not(feature = "unstable"))]
+                Self::SessionResume(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionResume(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionClose(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ToolCallCancel(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalCancel(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionSetConfigOption(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionPrompt(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
@@ -56026,6 +56136,101 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::Initialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::AuthLogin(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::AuthLogout(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionNew(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionDelete(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionResume(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionClose(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ToolCallCancel(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::TerminalCancel(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionSetConfigOption(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::SessionPrompt(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersList(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersSet(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProvidersDisable(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionFork(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionArchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionUnarchive(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionStatus(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::SessionSetTitle(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::InitializeResponse> for ResponseFromAgent {
         /// A `initialize` payload.
@@ -56243,6 +56448,36 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::SessionCancel(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::CancelSessionNotification>
     for NotificationToAgent {
@@ -56353,6 +56588,39 @@ pub mod rpc {
                 #[cfg(feature = "unstable")]
                 Self::McpMessage(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::SessionRequestPermission(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ElicitationCreate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -56472,6 +56740,39 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::SessionRequestPermission(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ElicitationCreate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::McpMessage(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::RequestPermissionResponse> for ResponseFromClient {
         /// A `session/request_permission` payload.
@@ -56587,6 +56888,39 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::SessionUpdate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::ElicitationComplete(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::AuthStatusUpdate(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<super::UpdateSessionNotification>
     for NotificationToClient {
@@ -56668,6 +57002,32 @@ pub mod rpc {
             match self {
                 Self::CancelRequest(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                Self::CancelRequest(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -56761,6 +57121,37 @@ pub mod rpc {
                 #[cfg(feature = "unstable")]
                 Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -56863,6 +57254,37 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxyInitialize(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     #[cfg(feature = "unstable")]
     impl ::core::convert::From<super::InitializeProxyResponse> for ResponseFromProxy {
@@ -56936,6 +57358,33 @@ pub mod rpc {
                 #[cfg(feature = "unstable")]
                 Self::ProxySuccessor(p) => crate::runtime::rpc::encode_payload(p, form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would (used by `Message`'s
+        /// `Serialize`, which streams instead of building a `Value`).
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            let _ = form;
+            match self {
+                #[cfg(feature = "unstable")]
+                Self::ProxySuccessor(p) => {
+                    crate::runtime::rpc::write_payload(map, key, p, form, required)
+                }
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57018,6 +57467,30 @@ pub mod rpc {
                 Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57304,6 +57777,31 @@ pub mod rpc {
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
             }
         }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Protocol(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
+            }
+        }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {
         /// Any notification handled by the `agent` side.
@@ -57445,6 +57943,30 @@ pub mod rpc {
                 Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
                 Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+            }
+        }
+        /// Writes the payload as the member `key` of a message being
+        /// serialized, as [`Self::encode`] would.
+        #[doc(hidden)]
+        pub fn write_payload<M: ::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+            key: &'static str,
+            form: ParamsForm,
+            required: bool,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Agent(v) => v.write_payload(map, key, form, required),
+                Self::Client(v) => v.write_payload(map, key, form, required),
+                Self::Proxy(v) => v.write_payload(map, key, form, required),
+                Self::Extension(e) => {
+                    crate::runtime::rpc::write_raw_payload(
+                        map,
+                        key,
+                        e.params.as_ref(),
+                        required,
+                    )
+                }
             }
         }
     }
@@ -57869,14 +58391,38 @@ pub mod rpc {
             }
         }
     }
+    /// The members in the order [`Message::to_value`] gives them
+    /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
+    /// streamed: the payload is serialized in place, not built as a
+    /// `Value` first.
     impl ::serde::Serialize for Message {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            self.to_value()
-                .map_err(<S::Error as ::serde::ser::Error>::custom)?
-                .serialize(serializer)
+            use ::serde::ser::SerializeMap as _;
+            let mut map = serializer.serialize_map(::core::option::Option::None)?;
+            map.serialize_entry("jsonrpc", "2.0")?;
+            match self {
+                Message::Request { id, request, form } => {
+                    map.serialize_entry("id", id)?;
+                    map.serialize_entry("method", request.method())?;
+                    request.write_payload(&mut map, "params", *form, false)?;
+                }
+                Message::Notification { notification, form } => {
+                    map.serialize_entry("method", notification.method())?;
+                    notification.write_payload(&mut map, "params", *form, false)?;
+                }
+                Message::Response { id, response, form } => {
+                    map.serialize_entry("id", id)?;
+                    response.write_payload(&mut map, "result", *form, true)?;
+                }
+                Message::Error { id, error } => {
+                    map.serialize_entry("id", id)?;
+                    map.serialize_entry("error", error)?;
+                }
+            }
+            map.end()
         }
     }
     /// The agent's end of a connection, without IO.

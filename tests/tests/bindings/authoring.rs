@@ -292,3 +292,63 @@ mod patch_methods_without_imports {
         assert!(!u.then(acp_bindings::v2::ToolCallUpdate::new("c")).is_empty());
     }
 }
+
+/// `Message`'s `Serialize` streams the payload; it must write what
+/// `Message::to_value` builds, member for member and byte for byte, for every
+/// message of the traces, in every params form, and through both encoders.
+#[test]
+fn messages_stream_what_to_value_builds() {
+    fn same<M: serde::Serialize>(m: &M, value: Value, line: &str) {
+        let streamed = serde_json::to_string(m).unwrap();
+        assert_eq!(streamed, serde_json::to_string(&value).unwrap(), "{line}");
+        assert_eq!(acp_bindings::json::to_string(m).unwrap(), streamed, "{line}");
+    }
+    let forms = [ParamsForm::Object, ParamsForm::Null, ParamsForm::Absent];
+    use acp_bindings::v2::rpc::ParamsForm;
+    let mut seen = 0;
+    for trace in ["v2-prompt-turn.jsonl", "v2-rfd-chunks.jsonl"] {
+        let text = std::fs::read_to_string(format!("{}/traces/{trace}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut methods = std::collections::HashMap::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            // The traces hold some lines that are not JSON on purpose.
+            let Ok(raw) = serde_json::from_str::<Value>(line) else { continue };
+            if let (Some(id), Some(m)) = (raw.get("id"), raw.get("method").and_then(Value::as_str)) {
+                methods.insert(id.to_string(), m.to_owned());
+            }
+            let Ok(m) = v2::rpc::Message::decode(line, |id| methods.get(&serde_json::to_string(id).unwrap()).cloned())
+            else {
+                continue;
+            };
+            for form in forms {
+                let m = m.clone().with_form(form);
+                same(&m, m.to_value().unwrap(), line);
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 15, "the traces decode ({seen} messages)");
+    // Empty payloads in each form, extensions with and without params, v1.
+    let logout = v2::rpc::Message::request("r1", v2::LogoutAuthRequest::new());
+    let ext =
+        |params: Option<Value>| v2::rpc::RequestToAgent::Extension(v2::rpc::ExtMethod { method: "_x".into(), params });
+    for m in [
+        logout,
+        v2::rpc::Message::request(7i64, ext(None)),
+        v2::rpc::Message::request(7i64, ext(Some(json!({"a": [1, 2.5, null]})))),
+        v2::rpc::Message::response(
+            7i64,
+            v2::rpc::ResponseFromAgent::Extension(v2::rpc::ExtMethod { method: "_x".into(), params: None }),
+        ),
+        v2::rpc::Message::error(None, v2::Error::new(v2::ErrorCode::ParseError, "?")),
+    ] {
+        for form in forms {
+            let m = m.clone().with_form(form);
+            same(&m, m.to_value().unwrap(), "built");
+        }
+    }
+    let v1_logout = v1::rpc::Message::request("r1", v1::rpc::RequestToAgent::Logout(v1::LogoutRequest::new()));
+    for form in forms {
+        let m = v1_logout.clone().with_form(form);
+        same(&m, m.to_value().unwrap(), "v1");
+    }
+}

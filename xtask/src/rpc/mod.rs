@@ -260,6 +260,7 @@ fn side_enum(
     let mut names = Vec::new();
     let mut decodes = Vec::new();
     let mut encodes = Vec::new();
+    let mut writes = Vec::new();
     for e in entries {
         let (v, cfg) = (&e.variant, e.gate.cfg());
         let ty = Ident::new(&e.def.rust_name, Span::call_site());
@@ -273,6 +274,7 @@ fn side_enum(
             #cfg #m => #rt::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
         });
         encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
+        writes.push(quote! { #cfg Self::#v(p) => #rt::rpc::write_payload(map, key, p, form, required), });
     }
     let (arg, arg_doc) = match kind {
         MethodKind::Response => (quote!(request_method), "the method of the request it answers"),
@@ -327,6 +329,19 @@ fn side_enum(
                 match self {
                     #(#encodes)*
                     Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                }
+            }
+
+            /// Writes the payload as the member `key` of a message being
+            /// serialized, as [`Self::encode`] would (used by `Message`'s
+            /// `Serialize`, which streams instead of building a `Value`).
+            #[doc(hidden)]
+            pub fn write_payload<M: ::serde::ser::SerializeMap>(&self, map: &mut M, key: &'static str, form: ParamsForm, required: bool) -> ::core::result::Result<(), M::Error> {
+                // Without the `unstable` feature a side may have only extensions.
+                let _ = form;
+                match self {
+                    #(#writes)*
+                    Self::Extension(e) => #rt::rpc::write_raw_payload(map, key, e.params.as_ref(), required),
                 }
             }
         }
@@ -410,6 +425,16 @@ fn version_enum(
                 match self {
                     #( Self::#variants(v) => v.encode(form), )*
                     Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                }
+            }
+
+            /// Writes the payload as the member `key` of a message being
+            /// serialized, as [`Self::encode`] would.
+            #[doc(hidden)]
+            pub fn write_payload<M: ::serde::ser::SerializeMap>(&self, map: &mut M, key: &'static str, form: ParamsForm, required: bool) -> ::core::result::Result<(), M::Error> {
+                match self {
+                    #( Self::#variants(v) => v.write_payload(map, key, form, required), )*
+                    Self::Extension(e) => #rt::rpc::write_raw_payload(map, key, e.params.as_ref(), required),
                 }
             }
         }
@@ -602,9 +627,35 @@ fn message(rt: &TokenStream) -> TokenStream {
             }
         }
 
+        /// The members in the order [`Message::to_value`] gives them
+        /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
+        /// streamed: the payload is serialized in place, not built as a
+        /// `Value` first.
         impl ::serde::Serialize for Message {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                self.to_value().map_err(<S::Error as ::serde::ser::Error>::custom)?.serialize(serializer)
+                use ::serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                map.serialize_entry("jsonrpc", "2.0")?;
+                match self {
+                    Message::Request { id, request, form } => {
+                        map.serialize_entry("id", id)?;
+                        map.serialize_entry("method", request.method())?;
+                        request.write_payload(&mut map, "params", *form, false)?;
+                    }
+                    Message::Notification { notification, form } => {
+                        map.serialize_entry("method", notification.method())?;
+                        notification.write_payload(&mut map, "params", *form, false)?;
+                    }
+                    Message::Response { id, response, form } => {
+                        map.serialize_entry("id", id)?;
+                        response.write_payload(&mut map, "result", *form, true)?;
+                    }
+                    Message::Error { id, error } => {
+                        map.serialize_entry("id", id)?;
+                        map.serialize_entry("error", error)?;
+                    }
+                }
+                map.end()
             }
         }
     }
