@@ -1129,6 +1129,34 @@ pub mod rpc {
             }
         }
     }
+    impl ::acp_bindings::runtime::rpc::Streamed for RequestToAgent {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "initialize" => {
+                    <super::InitializeRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::Initialize)
+                }
+                "auth/logout" => {
+                    <super::LogoutRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthLogout)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeRequest) -> Self {
@@ -1285,6 +1313,22 @@ pub mod rpc {
             }
         }
     }
+    impl ::acp_bindings::runtime::rpc::Streamed for NotificationToAgent {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     /// The requests handled by the `client` side (`x-side: client`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -1352,6 +1396,22 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl ::acp_bindings::runtime::rpc::Streamed for RequestToClient {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -1501,6 +1561,22 @@ pub mod rpc {
             }
         }
     }
+    impl ::acp_bindings::runtime::rpc::Streamed for NotificationToClient {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     /// The requests handled by the `proxy` side (`x-side: proxy`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -1591,6 +1667,28 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl ::acp_bindings::runtime::rpc::Streamed for RequestToProxy {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "proxy/initialize" => {
+                    <super::InitializeProxyRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxyInitialize)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -1698,6 +1796,38 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl ::acp_bindings::runtime::rpc::Streamed for Request {
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            if RequestToAgent::METHODS.contains(&method) {
+                return <RequestToAgent as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Agent);
+            }
+            if RequestToClient::METHODS.contains(&method) {
+                return <RequestToClient as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Client);
+            }
+            if RequestToProxy::METHODS.contains(&method) {
+                return <RequestToProxy as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Proxy);
+            }
+            let _ = &deserializer;
+            ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+            )
         }
     }
     impl ::core::convert::From<RequestToAgent> for Request {
@@ -1812,6 +1942,31 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl ::acp_bindings::runtime::rpc::Streamed for Notification {
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            if NotificationToAgent::METHODS.contains(&method) {
+                return <NotificationToAgent as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Agent);
+            }
+            if NotificationToClient::METHODS.contains(&method) {
+                return <NotificationToClient as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Client);
+            }
+            let _ = &deserializer;
+            ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+            )
         }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {
@@ -1974,7 +2129,35 @@ pub mod rpc {
         ) -> ::core::result::Result<Self, DispatchError> {
             use ::acp_bindings::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
+                StreamedMessage,
             };
+            match ::acp_bindings::runtime::rpc::read_streamed::<
+                Request,
+                Notification,
+            >(text) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        return ::core::result::Result::Ok(Message::Request {
+                            id,
+                            request,
+                            form: ParamsForm::Object,
+                        });
+                    }
+                }
+                ::core::option::Option::Some(
+                    StreamedMessage::Notification(notification),
+                ) => {
+                    return ::core::result::Result::Ok(Message::Notification {
+                        notification,
+                        form: ParamsForm::Object,
+                    });
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = RawMessage::parse(text)?;
             match raw.envelope()? {
                 Envelope::Request { id: id_raw, method, params } => {
@@ -2371,7 +2554,31 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> AgentEvent {
-            use ::acp_bindings::runtime::rpc::{decode, request_id, Envelope, RawMessage};
+            use ::acp_bindings::runtime::rpc::{
+                decode, request_id, Envelope, RawMessage, StreamedMessage,
+            };
+            match ::acp_bindings::runtime::rpc::read_streamed::<
+                RequestToAgent,
+                NotificationToAgent,
+            >(line) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        if !self.received.contains_key(&id) {
+                            self.received
+                                .insert(id.clone(), request.method().to_owned());
+                            return AgentEvent::Request { id, request };
+                        }
+                    }
+                }
+                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                    return AgentEvent::Notification(n);
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -2666,7 +2873,34 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> ClientEvent {
-            use ::acp_bindings::runtime::rpc::{decode, request_id, Envelope, RawMessage};
+            use ::acp_bindings::runtime::rpc::{
+                decode, request_id, Envelope, RawMessage, StreamedMessage,
+            };
+            match ::acp_bindings::runtime::rpc::read_streamed::<
+                RequestToClient,
+                NotificationToClient,
+            >(line) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        if !self.received.contains_key(&id) {
+                            self.received
+                                .insert(id.clone(), request.method().to_owned());
+                            return ClientEvent::Request {
+                                id,
+                                request,
+                            };
+                        }
+                    }
+                }
+                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                    return ClientEvent::Notification(n);
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),

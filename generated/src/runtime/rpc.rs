@@ -573,6 +573,104 @@ pub fn request_id<T: DeserializeOwned>(raw: &RawValue) -> Result<T, DispatchErro
     })
 }
 
+// ---- the single-pass reader --------------------------------------------------
+
+/// A payload enum that decodes its payload straight from the stream once the
+/// method is known (the generated request and notification enums).
+pub trait Streamed: Sized {
+    /// Decodes the payload of `method` in the usual object form; an error for
+    /// anything else (an extension, an unknown method, `null` params).
+    fn decode_from<'de, D: serde::Deserializer<'de>>(method: &str, deserializer: D) -> Result<Self, D::Error>;
+}
+
+/// What [`read_streamed`] found: a request or a notification with its payload.
+pub enum StreamedMessage<'a, Q, N> {
+    /// A request: the id's JSON text and the decoded params.
+    Request {
+        /// The id as it was written.
+        id: &'a RawValue,
+        /// The decoded params.
+        request: Q,
+    },
+    /// A notification's decoded params.
+    Notification(N),
+}
+
+/// Reads a request or a notification in one pass, its params decoded as they
+/// stream by: the common case of `Message::decode`, which otherwise captures
+/// every member first ([`RawMessage::parse`]) and reads the params again.
+///
+/// It takes only the plain form: `jsonrpc` `"2.0"` without escapes, `id` (for
+/// a request) and `method` before `params`, params as an object, a method of
+/// the version's own (no extension), no other member, no member twice. For
+/// anything else, including every error, it returns `None` and the caller
+/// decodes the message the usual way, which gives the error with its pointer.
+/// So it never changes a result: it decodes the same params text with the
+/// same `Deserialize` impl.
+pub fn read_streamed<Q: Streamed, N: Streamed>(text: &str) -> Option<StreamedMessage<'_, Q, N>> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let message =
+        serde::Deserializer::deserialize_map(&mut de, StreamedVisitor::<Q, N>(std::marker::PhantomData)).ok()?;
+    de.end().ok()?;
+    Some(message)
+}
+
+struct StreamedVisitor<Q, N>(std::marker::PhantomData<(Q, N)>);
+
+/// Decodes params with [`Streamed::decode_from`].
+struct Params<'m, T>(&'m str, std::marker::PhantomData<T>);
+
+impl<'de, T: Streamed> serde::de::DeserializeSeed<'de> for Params<'_, T> {
+    type Value = T;
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::decode_from(self.0, deserializer)
+    }
+}
+
+impl<'de, Q: Streamed, N: Streamed> serde::de::Visitor<'de> for StreamedVisitor<Q, N> {
+    type Value = StreamedMessage<'de, Q, N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC request or notification")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let not_plain = || <A::Error as serde::de::Error>::custom("not the plain form");
+        let (mut version, mut id, mut method) = (false, None::<&'de RawValue>, None::<&'de str>);
+        let mut payload = None;
+        // Borrowed keys and strings: an escaped one is not the plain form.
+        while let Some(key) = map.next_key::<&'de str>()? {
+            match key {
+                "jsonrpc" if !version => {
+                    if map.next_value::<&'de str>()? != "2.0" {
+                        return Err(not_plain());
+                    }
+                    version = true;
+                }
+                "id" if id.is_none() && payload.is_none() => id = Some(map.next_value()?),
+                "method" if method.is_none() => method = Some(map.next_value()?),
+                "params" if payload.is_none() => {
+                    let m = method.ok_or_else(not_plain)?;
+                    payload = Some(match id {
+                        Some(id) => StreamedMessage::Request {
+                            id,
+                            request: map.next_value_seed(Params(m, std::marker::PhantomData))?,
+                        },
+                        None => {
+                            StreamedMessage::Notification(map.next_value_seed(Params(m, std::marker::PhantomData))?)
+                        }
+                    });
+                }
+                _ => return Err(not_plain()),
+            }
+        }
+        match payload {
+            Some(p) if version => Ok(p),
+            _ => Err(not_plain()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{pointer_at, DispatchErrorKind, RawMessage};

@@ -56082,6 +56082,189 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for RequestToAgent {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "initialize" => {
+                    <super::InitializeRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::Initialize)
+                }
+                "authenticate" => {
+                    <super::AuthenticateRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::Authenticate)
+                }
+                "logout" => {
+                    <super::LogoutRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::Logout)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/new" => {
+                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionNew)
+                }
+                #[cfg(feature = "unstable")]
+                "session/new" => {
+                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionNew)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/load" => {
+                    <super::LoadSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionLoad)
+                }
+                #[cfg(feature = "unstable")]
+                "session/load" => {
+                    <super::LoadSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionLoad)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/list" => {
+                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionList)
+                }
+                #[cfg(feature = "unstable")]
+                "session/list" => {
+                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionList)
+                }
+                "session/delete" => {
+                    <super::DeleteSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionDelete)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/resume" => {
+                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionResume)
+                }
+                #[cfg(feature = "unstable")]
+                "session/resume" => {
+                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionResume)
+                }
+                "session/close" => {
+                    <super::CloseSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionClose)
+                }
+                "session/set_mode" => {
+                    <super::SetSessionModeRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionSetMode)
+                }
+                "session/set_config_option" => {
+                    <super::SetSessionConfigOptionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionSetConfigOption)
+                }
+                "session/prompt" => {
+                    <super::PromptRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionPrompt)
+                }
+                #[cfg(feature = "unstable")]
+                "providers/list" => {
+                    <super::ListProvidersRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProvidersList)
+                }
+                #[cfg(feature = "unstable")]
+                "providers/set" => {
+                    <super::SetProviderRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProvidersSet)
+                }
+                #[cfg(feature = "unstable")]
+                "providers/disable" => {
+                    <super::DisableProviderRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProvidersDisable)
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status" => {
+                    <super::AuthStatusRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthStatus)
+                }
+                #[cfg(feature = "unstable")]
+                "session/fork" => {
+                    <super::ForkSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionFork)
+                }
+                #[cfg(feature = "unstable")]
+                "session/archive" => {
+                    <super::ArchiveSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionArchive)
+                }
+                #[cfg(feature = "unstable")]
+                "session/unarchive" => {
+                    <super::UnarchiveSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionUnarchive)
+                }
+                #[cfg(feature = "unstable")]
+                "session/status" => {
+                    <super::SessionStatusRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionStatus)
+                }
+                #[cfg(feature = "unstable")]
+                "session/set_title" => {
+                    <super::SetSessionTitleRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionSetTitle)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeRequest) -> Self {
@@ -57033,6 +57216,35 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for NotificationToAgent {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "session/cancel" => {
+                    <super::CancelNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionCancel)
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    <super::MessageMcpNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::McpMessage)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::CancelNotification> for NotificationToAgent {
         /// A `session/cancel` payload.
         fn from(payload: super::CancelNotification) -> Self {
@@ -57286,6 +57498,83 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for RequestToClient {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "fs/write_text_file" => {
+                    <super::WriteTextFileRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::FsWriteTextFile)
+                }
+                "fs/read_text_file" => {
+                    <super::ReadTextFileRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::FsReadTextFile)
+                }
+                "session/request_permission" => {
+                    <super::RequestPermissionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionRequestPermission)
+                }
+                "terminal/create" => {
+                    <super::CreateTerminalRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::TerminalCreate)
+                }
+                "terminal/output" => {
+                    <super::TerminalOutputRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::TerminalOutput)
+                }
+                "terminal/release" => {
+                    <super::ReleaseTerminalRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::TerminalRelease)
+                }
+                "terminal/wait_for_exit" => {
+                    <super::WaitForTerminalExitRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::TerminalWaitForExit)
+                }
+                "terminal/kill" => {
+                    <super::KillTerminalRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::TerminalKill)
+                }
+                "elicitation/create" => {
+                    <super::CreateElicitationRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ElicitationCreate)
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    <super::MessageMcpRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::McpMessage)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -57788,6 +58077,41 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for NotificationToClient {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "session/update" => {
+                    <super::SessionNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionUpdate)
+                }
+                "elicitation/complete" => {
+                    <super::CompleteElicitationNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ElicitationComplete)
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status_update" => {
+                    <super::AuthStatusUpdateNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthStatusUpdate)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::SessionNotification> for NotificationToClient {
         /// A `session/update` payload.
         fn from(payload: super::SessionNotification) -> Self {
@@ -57891,6 +58215,28 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for NotificationToAnySide {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "$/cancel_request" => {
+                    <super::CancelRequestNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::CancelRequest)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -58015,6 +58361,36 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for RequestToProxy {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                #[cfg(feature = "unstable")]
+                "proxy/initialize" => {
+                    <super::InitializeProxyRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxyInitialize)
+                }
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    <super::ProxySuccessorRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxySuccessor)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -58253,6 +58629,29 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for NotificationToProxy {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    <super::ProxySuccessorNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxySuccessor)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     #[cfg(feature = "unstable")]
     impl ::core::convert::From<super::ProxySuccessorNotification>
     for NotificationToProxy {
@@ -58357,6 +58756,38 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for Request {
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            if RequestToAgent::METHODS.contains(&method) {
+                return <RequestToAgent as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Agent);
+            }
+            if RequestToClient::METHODS.contains(&method) {
+                return <RequestToClient as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Client);
+            }
+            if RequestToProxy::METHODS.contains(&method) {
+                return <RequestToProxy as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Proxy);
+            }
+            let _ = &deserializer;
+            ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+            )
         }
     }
     impl ::core::convert::From<RequestToAgent> for Request {
@@ -58716,6 +59147,45 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for Notification {
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            if NotificationToAgent::METHODS.contains(&method) {
+                return <NotificationToAgent as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Agent);
+            }
+            if NotificationToClient::METHODS.contains(&method) {
+                return <NotificationToClient as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Client);
+            }
+            if NotificationToAnySide::METHODS.contains(&method) {
+                return <NotificationToAnySide as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Protocol);
+            }
+            if NotificationToProxy::METHODS.contains(&method) {
+                return <NotificationToProxy as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Proxy);
+            }
+            let _ = &deserializer;
+            ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+            )
         }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {
@@ -59156,7 +59626,32 @@ pub mod rpc {
         ) -> ::core::result::Result<Self, DispatchError> {
             use crate::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
+                StreamedMessage,
             };
+            match crate::runtime::rpc::read_streamed::<Request, Notification>(text) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        return ::core::result::Result::Ok(Message::Request {
+                            id,
+                            request,
+                            form: ParamsForm::Object,
+                        });
+                    }
+                }
+                ::core::option::Option::Some(
+                    StreamedMessage::Notification(notification),
+                ) => {
+                    return ::core::result::Result::Ok(Message::Notification {
+                        notification,
+                        form: ParamsForm::Object,
+                    });
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = RawMessage::parse(text)?;
             match raw.envelope()? {
                 Envelope::Request { id: id_raw, method, params } => {
@@ -59562,7 +60057,31 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> AgentEvent {
-            use crate::runtime::rpc::{decode, request_id, Envelope, RawMessage};
+            use crate::runtime::rpc::{
+                decode, request_id, Envelope, RawMessage, StreamedMessage,
+            };
+            match crate::runtime::rpc::read_streamed::<
+                RequestToAgent,
+                NotificationToAgent,
+            >(line) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        if !self.received.contains_key(&id) {
+                            self.received
+                                .insert(id.clone(), request.method().to_owned());
+                            return AgentEvent::Request { id, request };
+                        }
+                    }
+                }
+                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                    return AgentEvent::Notification(n);
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -59874,7 +60393,34 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> ClientEvent {
-            use crate::runtime::rpc::{decode, request_id, Envelope, RawMessage};
+            use crate::runtime::rpc::{
+                decode, request_id, Envelope, RawMessage, StreamedMessage,
+            };
+            match crate::runtime::rpc::read_streamed::<
+                RequestToClient,
+                NotificationToClient,
+            >(line) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        if !self.received.contains_key(&id) {
+                            self.received
+                                .insert(id.clone(), request.method().to_owned());
+                            return ClientEvent::Request {
+                                id,
+                                request,
+                            };
+                        }
+                    }
+                }
+                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                    return ClientEvent::Notification(n);
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),

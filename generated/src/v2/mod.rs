@@ -55608,6 +55608,181 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for RequestToAgent {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "initialize" => {
+                    <super::InitializeRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::Initialize)
+                }
+                "auth/login" => {
+                    <super::LoginAuthRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthLogin)
+                }
+                "auth/logout" => {
+                    <super::LogoutAuthRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthLogout)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/new" => {
+                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionNew)
+                }
+                #[cfg(feature = "unstable")]
+                "session/new" => {
+                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionNew)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/list" => {
+                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionList)
+                }
+                #[cfg(feature = "unstable")]
+                "session/list" => {
+                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionList)
+                }
+                "session/delete" => {
+                    <super::DeleteSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionDelete)
+                }
+                #[cfg(not(feature = "unstable"))]
+                "session/resume" => {
+                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionResume)
+                }
+                #[cfg(feature = "unstable")]
+                "session/resume" => {
+                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionResume)
+                }
+                "session/close" => {
+                    <super::CloseSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionClose)
+                }
+                "tool_call/cancel" => {
+                    <super::CancelToolCallRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ToolCallCancel)
+                }
+                "terminal/cancel" => {
+                    <super::CancelTerminalRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::TerminalCancel)
+                }
+                "session/set_config_option" => {
+                    <super::SetSessionConfigOptionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionSetConfigOption)
+                }
+                "session/prompt" => {
+                    <super::PromptRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionPrompt)
+                }
+                #[cfg(feature = "unstable")]
+                "providers/list" => {
+                    <super::ListProvidersRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProvidersList)
+                }
+                #[cfg(feature = "unstable")]
+                "providers/set" => {
+                    <super::SetProviderRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProvidersSet)
+                }
+                #[cfg(feature = "unstable")]
+                "providers/disable" => {
+                    <super::DisableProviderRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProvidersDisable)
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status" => {
+                    <super::AuthStatusRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthStatus)
+                }
+                #[cfg(feature = "unstable")]
+                "session/fork" => {
+                    <super::ForkSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionFork)
+                }
+                #[cfg(feature = "unstable")]
+                "session/archive" => {
+                    <super::ArchiveSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionArchive)
+                }
+                #[cfg(feature = "unstable")]
+                "session/unarchive" => {
+                    <super::UnarchiveSessionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionUnarchive)
+                }
+                #[cfg(feature = "unstable")]
+                "session/status" => {
+                    <super::SessionStatusRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionStatus)
+                }
+                #[cfg(feature = "unstable")]
+                "session/set_title" => {
+                    <super::SetSessionTitleRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionSetTitle)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeRequest) -> Self {
@@ -56479,6 +56654,35 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for NotificationToAgent {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "session/cancel" => {
+                    <super::CancelSessionNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionCancel)
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    <super::MessageMcpNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::McpMessage)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::CancelSessionNotification>
     for NotificationToAgent {
         /// A `session/cancel` payload.
@@ -56619,6 +56823,41 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for RequestToClient {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "session/request_permission" => {
+                    <super::RequestPermissionRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionRequestPermission)
+                }
+                "elicitation/create" => {
+                    <super::CreateElicitationRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ElicitationCreate)
+                }
+                #[cfg(feature = "unstable")]
+                "mcp/message" => {
+                    <super::MessageMcpRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::McpMessage)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -56922,6 +57161,41 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for NotificationToClient {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "session/update" => {
+                    <super::UpdateSessionNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::SessionUpdate)
+                }
+                "elicitation/complete" => {
+                    <super::CompleteElicitationNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ElicitationComplete)
+                }
+                #[cfg(feature = "unstable")]
+                "auth/status_update" => {
+                    <super::AuthStatusUpdateNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::AuthStatusUpdate)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     impl ::core::convert::From<super::UpdateSessionNotification>
     for NotificationToClient {
         /// A `session/update` payload.
@@ -57026,6 +57300,28 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for NotificationToAnySide {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                "$/cancel_request" => {
+                    <super::CancelRequestNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::CancelRequest)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -57150,6 +57446,36 @@ pub mod rpc {
                         key,
                         e.params.as_ref(),
                         required,
+                    )
+                }
+            }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for RequestToProxy {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                #[cfg(feature = "unstable")]
+                "proxy/initialize" => {
+                    <super::InitializeProxyRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxyInitialize)
+                }
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    <super::ProxySuccessorRequest as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxySuccessor)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
@@ -57388,6 +57714,29 @@ pub mod rpc {
             }
         }
     }
+    impl crate::runtime::rpc::Streamed for NotificationToProxy {
+        #[allow(clippy::match_single_binding)]
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            let _ = &deserializer;
+            match method {
+                #[cfg(feature = "unstable")]
+                "proxy/successor" => {
+                    <super::ProxySuccessorNotification as ::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::ProxySuccessor)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+                    )
+                }
+            }
+        }
+    }
     #[cfg(feature = "unstable")]
     impl ::core::convert::From<super::ProxySuccessorNotification>
     for NotificationToProxy {
@@ -57492,6 +57841,38 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for Request {
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            if RequestToAgent::METHODS.contains(&method) {
+                return <RequestToAgent as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Agent);
+            }
+            if RequestToClient::METHODS.contains(&method) {
+                return <RequestToClient as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Client);
+            }
+            if RequestToProxy::METHODS.contains(&method) {
+                return <RequestToProxy as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Proxy);
+            }
+            let _ = &deserializer;
+            ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+            )
         }
     }
     impl ::core::convert::From<RequestToAgent> for Request {
@@ -57801,6 +58182,45 @@ pub mod rpc {
                     )
                 }
             }
+        }
+    }
+    impl crate::runtime::rpc::Streamed for Notification {
+        fn decode_from<'de, D: ::serde::Deserializer<'de>>(
+            method: &str,
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            if NotificationToAgent::METHODS.contains(&method) {
+                return <NotificationToAgent as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Agent);
+            }
+            if NotificationToClient::METHODS.contains(&method) {
+                return <NotificationToClient as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Client);
+            }
+            if NotificationToAnySide::METHODS.contains(&method) {
+                return <NotificationToAnySide as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Protocol);
+            }
+            if NotificationToProxy::METHODS.contains(&method) {
+                return <NotificationToProxy as crate::runtime::rpc::Streamed>::decode_from(
+                        method,
+                        deserializer,
+                    )
+                    .map(Self::Proxy);
+            }
+            let _ = &deserializer;
+            ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
+            )
         }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {
@@ -58184,7 +58604,32 @@ pub mod rpc {
         ) -> ::core::result::Result<Self, DispatchError> {
             use crate::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
+                StreamedMessage,
             };
+            match crate::runtime::rpc::read_streamed::<Request, Notification>(text) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        return ::core::result::Result::Ok(Message::Request {
+                            id,
+                            request,
+                            form: ParamsForm::Object,
+                        });
+                    }
+                }
+                ::core::option::Option::Some(
+                    StreamedMessage::Notification(notification),
+                ) => {
+                    return ::core::result::Result::Ok(Message::Notification {
+                        notification,
+                        form: ParamsForm::Object,
+                    });
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = RawMessage::parse(text)?;
             match raw.envelope()? {
                 Envelope::Request { id: id_raw, method, params } => {
@@ -58590,7 +59035,31 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> AgentEvent {
-            use crate::runtime::rpc::{decode, request_id, Envelope, RawMessage};
+            use crate::runtime::rpc::{
+                decode, request_id, Envelope, RawMessage, StreamedMessage,
+            };
+            match crate::runtime::rpc::read_streamed::<
+                RequestToAgent,
+                NotificationToAgent,
+            >(line) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        if !self.received.contains_key(&id) {
+                            self.received
+                                .insert(id.clone(), request.method().to_owned());
+                            return AgentEvent::Request { id, request };
+                        }
+                    }
+                }
+                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                    return AgentEvent::Notification(n);
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -58902,7 +59371,34 @@ pub mod rpc {
         /// What one line from the other side means. Never panics; bad
         /// input is an `Invalid` event and leaves every pending request as it was.
         pub fn receive(&mut self, line: &str) -> ClientEvent {
-            use crate::runtime::rpc::{decode, request_id, Envelope, RawMessage};
+            use crate::runtime::rpc::{
+                decode, request_id, Envelope, RawMessage, StreamedMessage,
+            };
+            match crate::runtime::rpc::read_streamed::<
+                RequestToClient,
+                NotificationToClient,
+            >(line) {
+                ::core::option::Option::Some(
+                    StreamedMessage::Request { id, request },
+                ) => {
+                    if let ::core::result::Result::Ok(id) = request_id::<
+                        super::RequestId,
+                    >(id) {
+                        if !self.received.contains_key(&id) {
+                            self.received
+                                .insert(id.clone(), request.method().to_owned());
+                            return ClientEvent::Request {
+                                id,
+                                request,
+                            };
+                        }
+                    }
+                }
+                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                    return ClientEvent::Notification(n);
+                }
+                ::core::option::Option::None => {}
+            }
             let raw = match RawMessage::parse(line) {
                 ::core::result::Result::Ok(raw) => raw,
                 ::core::result::Result::Err(e) => return Self::invalid(e),

@@ -352,3 +352,85 @@ fn messages_stream_what_to_value_builds() {
         same(&m, m.to_value().unwrap(), "v1");
     }
 }
+
+/// `Message::decode` reads a plain request or notification in one pass and
+/// falls back to the usual two-pass path for anything else. Both must give
+/// the same result: an unknown member, which the one-pass reader refuses and
+/// the usual path ignores, forces the usual path for the comparison.
+#[test]
+fn single_pass_decoding_agrees_with_the_usual_path() {
+    fn usual(line: &str) -> String {
+        line.replacen('{', r#"{"x-force-usual-path":0,"#, 1)
+    }
+    fn check(line: &str) -> bool {
+        let known = |_: &v2::RequestId| Some("session/prompt".to_owned());
+        let fast = v2::rpc::Message::decode(line, known);
+        let slow = v2::rpc::Message::decode(&usual(line), known);
+        match (&fast, &slow) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b, "{line}");
+                assert_eq!(serde_json::to_string(a).unwrap(), serde_json::to_string(b).unwrap(), "{line}");
+                true
+            }
+            (Err(a), Err(b)) => {
+                // The inserted member shifts the columns in the messages.
+                let text = |e: &v2::rpc::DispatchError| {
+                    let t = e.to_string();
+                    t.find(" at line ").map_or(t.clone(), |i| t[..i].to_owned())
+                };
+                assert_eq!((a.code(), text(a)), (b.code(), text(b)), "{line}");
+                false
+            }
+            _ => panic!("{line}: one pass {fast:?}, usual {slow:?}"),
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for trace in ["v2-prompt-turn.jsonl", "v2-rfd-chunks.jsonl"] {
+        let text = std::fs::read_to_string(format!("{}/traces/{trace}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        lines.extend(text.lines().filter(|l| l.starts_with('{')).map(str::to_owned));
+    }
+    let update = r#"{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":"hi"}}}"#;
+    let prompt = r#"{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}"#;
+    for (head, params) in [
+        (r#""jsonrpc":"2.0","method":"session/update""#, update),
+        (r#""jsonrpc":"2.0","id":3,"method":"session/prompt""#, prompt),
+        (r#""jsonrpc":"2.0","id":"r","method":"session/prompt""#, prompt),
+    ] {
+        lines.push(format!(r#"{{{head},"params":{params}}}"#));
+        // Other orders, forms and spellings, each decoded both ways.
+        lines.push(format!(r#"{{"params":{params},{head}}}"#));
+        lines.push(format!(
+            r#"{{{},"params":{params}}}"#,
+            head.replace(r#""jsonrpc":"2.0","#, "") + r#","jsonrpc":"2.0""#
+        ));
+        lines.push(format!(r#"{{{},"params":{params}}}"#, head.replace(r#""2.0""#, r#""2\u002e0""#)));
+        lines.push(format!(r#"{{{},"params":{params}}}"#, head.replace(r#""2.0""#, r#""1.0""#)));
+        lines.push(format!(r#"{{{},"params":{params}}}"#, head.replace("session/", r#"session\/"#)));
+        lines.push(format!(r#"{{{head},"params":null}}"#));
+        lines.push(format!(r#"{{{head},"params":{{}}}}"#));
+        lines.push(format!(r#"{{{head},"params":[]}}"#));
+        lines.push(format!(r#"{{{head}}}"#));
+        lines.push(format!(r#"{{{head},"params":{params},"params":{params}}}"#));
+        lines.push(format!(r#"{{{head},"params":{params},"id":9}}"#));
+        lines.push(format!(r#"{{{head},"params":{params},"result":{{}}}}"#));
+        lines.push(format!(r#"{{{head},"params":{}}}"#, params.replace("\"s\"", "5")));
+        lines.push(format!(r#"{{{head},"params":{params}}} trailing"#));
+        lines.push(format!(r#"{{{},"params":{params}}}"#, head.replace(r#""id":3"#, r#""id":null"#)));
+        lines.push(format!(r#"{{{},"params":{params}}}"#, head.replace("session/", "_acme/")));
+    }
+    // The comparison means something only if the one pass takes the plain lines.
+    let one_pass = |line: &str| {
+        acp_bindings::runtime::rpc::read_streamed::<v2::rpc::Request, v2::rpc::Notification>(line).is_some()
+    };
+    let plain = &lines[lines.len() - 51];
+    assert!(one_pass(plain), "{plain}");
+    assert!(!one_pass(&usual(plain)));
+    assert!(!one_pass(&lines[lines.len() - 50]), "params first");
+    let mut decoded = 0;
+    for line in &lines {
+        if check(line) {
+            decoded += 1;
+        }
+    }
+    assert!(decoded >= 25, "{decoded} of {} lines decoded", lines.len());
+}

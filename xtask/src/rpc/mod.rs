@@ -133,6 +133,20 @@ fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>, rt: &TokenStream) -> TokenSt
     }
 }
 
+/// Whether a payload is decoded in the single pass of `Message::decode`
+/// (`runtime::rpc::read_streamed`): a struct, which refuses `null`, so that
+/// params of another form always take the usual path and keep their form.
+fn streams(def: &Def, all: &BTreeMap<&str, &Def>) -> bool {
+    let mut d = def;
+    while let Kind::Alias(target) = &d.kind {
+        match all.get(target.as_str()) {
+            Some(t) => d = t,
+            None => break,
+        }
+    }
+    matches!(d.kind, Kind::Struct(_))
+}
+
 /// The definition a payload stands for in one build: aliases followed.
 fn resolve<'a>(def: &'a Def, build: &Build<'a>) -> &'a Def {
     let mut d = def;
@@ -261,6 +275,7 @@ fn side_enum(
     let mut decodes = Vec::new();
     let mut encodes = Vec::new();
     let mut writes = Vec::new();
+    let mut streamed = Vec::new();
     for e in entries {
         let (v, cfg) = (&e.variant, e.gate.cfg());
         let ty = Ident::new(&e.def.rust_name, Span::call_site());
@@ -275,6 +290,11 @@ fn side_enum(
         });
         encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
         writes.push(quote! { #cfg Self::#v(p) => #rt::rpc::write_payload(map, key, p, form, required), });
+        if streams(e.def, if e.gate == Gate::Unstable { unstable } else { stable }) {
+            streamed.push(quote! {
+                #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
+            });
+        }
     }
     let (arg, arg_doc) = match kind {
         MethodKind::Response => (quote!(request_method), "the method of the request it answers"),
@@ -285,6 +305,22 @@ fn side_enum(
     let conversions = payload_conversions(&name, &all, builds, |e| {
         let v = &e.variant;
         quote!(Self::#v(payload))
+    });
+    let streamed_impl = (kind != MethodKind::Response).then(|| {
+        quote! {
+            impl #rt::rpc::Streamed for #name {
+                // Without the `unstable` feature a side may have no method
+                // decoded in one pass: the match is then its fallback alone.
+                #[allow(clippy::match_single_binding)]
+                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    let _ = &deserializer;
+                    match method {
+                        #(#streamed)*
+                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way")),
+                    }
+                }
+            }
+        }
     });
     quote! {
         #[doc = #doc]
@@ -346,6 +382,8 @@ fn side_enum(
             }
         }
 
+        #streamed_impl
+
         #(#conversions)*
     }
 }
@@ -375,6 +413,21 @@ fn version_enum(
         quote!(Self::#side(#inner::#v(payload)))
     });
     let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
+    let streamed_impl = (kind != MethodKind::Response).then(|| {
+        quote! {
+            impl #rt::rpc::Streamed for #name {
+                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #(
+                        if #inner::METHODS.contains(&method) {
+                            return <#inner as #rt::rpc::Streamed>::decode_from(method, deserializer).map(Self::#variants);
+                        }
+                    )*
+                    let _ = &deserializer;
+                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
+                }
+            }
+        }
+    });
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -439,6 +492,8 @@ fn version_enum(
             }
         }
 
+        #streamed_impl
+
         #(
             impl ::core::convert::From<#inner> for #name {
                 #[doc = #side_docs]
@@ -497,7 +552,20 @@ fn message(rt: &TokenStream) -> TokenStream {
                 text: &str,
                 request_method: impl ::core::ops::FnOnce(&super::RequestId) -> ::core::option::Option<::std::string::String>,
             ) -> ::core::result::Result<Self, DispatchError> {
-                use #rt::rpc::{decode, request_id, DispatchErrorKind, Envelope, RawMessage};
+                use #rt::rpc::{decode, request_id, DispatchErrorKind, Envelope, RawMessage, StreamedMessage};
+                // The common case in one pass; anything else, and every
+                // error, the usual way below (the same result).
+                match #rt::rpc::read_streamed::<Request, Notification>(text) {
+                    ::core::option::Option::Some(StreamedMessage::Request { id, request }) => {
+                        if let ::core::result::Result::Ok(id) = request_id::<super::RequestId>(id) {
+                            return ::core::result::Result::Ok(Message::Request { id, request, form: ParamsForm::Object });
+                        }
+                    }
+                    ::core::option::Option::Some(StreamedMessage::Notification(notification)) => {
+                        return ::core::result::Result::Ok(Message::Notification { notification, form: ParamsForm::Object });
+                    }
+                    ::core::option::Option::None => {}
+                }
                 let raw = RawMessage::parse(text)?;
                 match raw.envelope()? {
                     Envelope::Request { id: id_raw, method, params } => {

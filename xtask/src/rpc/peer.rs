@@ -251,7 +251,21 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             /// What one line from the other side means. Never panics; bad
             /// input is an `Invalid` event and leaves every pending request as it was.
             pub fn receive(&mut self, line: &str) -> #event {
-                use #rt::rpc::{decode, request_id, Envelope, RawMessage};
+                use #rt::rpc::{decode, request_id, Envelope, RawMessage, StreamedMessage};
+                // A plain request or notification in one pass; anything else,
+                // a reused id and every error the usual way below.
+                match #rt::rpc::read_streamed::<#handled, #handled_notes>(line) {
+                    ::core::option::Option::Some(StreamedMessage::Request { id, request }) => {
+                        if let ::core::result::Result::Ok(id) = request_id::<super::RequestId>(id) {
+                            if !self.received.contains_key(&id) {
+                                self.received.insert(id.clone(), request.method().to_owned());
+                                return #event::Request { id, request };
+                            }
+                        }
+                    }
+                    ::core::option::Option::Some(StreamedMessage::Notification(n)) => return #event::Notification(n),
+                    ::core::option::Option::None => {}
+                }
                 let raw = match RawMessage::parse(line) {
                     ::core::result::Result::Ok(raw) => raw,
                     ::core::result::Result::Err(e) => return Self::invalid(e),
