@@ -472,11 +472,12 @@ macro_rules! quoted {
     )*};
 }
 
+/// Serializer methods that only fail, with `$error`.
 macro_rules! refuse {
-    ($($method:ident ($($arg:ty),*) -> $r:ty;)*) => {$(
+    ($error:ident: $($method:ident ($($arg:ty),*) -> $r:ty;)*) => {$(
         #[inline]
         fn $method(self, $(_: $arg),*) -> Result<$r, Error> {
-            Err(key_must_be_a_string())
+            Err($error())
         }
     )*};
 }
@@ -572,7 +573,7 @@ impl ser::Serializer for KeyEncoder<'_> {
         Err(key_must_be_a_string())
     }
 
-    refuse! {
+    refuse! { key_must_be_a_string:
         serialize_bytes(&[u8]) -> ();
         serialize_none() -> ();
         serialize_unit() -> ();
@@ -593,15 +594,6 @@ struct RawText<'a>(&'a mut Vec<u8>);
 #[inline]
 fn expected_raw() -> Error {
     ser::Error::custom("expected RawValue")
-}
-
-macro_rules! not_raw {
-    ($($method:ident ($($arg:ty),*) -> $r:ty;)*) => {$(
-        #[inline]
-        fn $method(self, $(_: $arg),*) -> Result<$r, Error> {
-            Err(expected_raw())
-        }
-    )*};
 }
 
 impl ser::Serializer for RawText<'_> {
@@ -642,7 +634,7 @@ impl ser::Serializer for RawText<'_> {
         Err(expected_raw())
     }
 
-    not_raw! {
+    refuse! { expected_raw:
         serialize_bool(bool) -> ();
         serialize_i8(i8) -> ();
         serialize_i16(i16) -> ();

@@ -303,8 +303,8 @@ fn messages_stream_what_to_value_builds() {
         assert_eq!(streamed, serde_json::to_string(&value).unwrap(), "{line}");
         assert_eq!(acp_bindings::json::to_string(m).unwrap(), streamed, "{line}");
     }
-    let forms = [ParamsForm::Object, ParamsForm::Null, ParamsForm::Absent];
     use acp_bindings::v2::rpc::ParamsForm;
+    let forms = [ParamsForm::Object, ParamsForm::Null, ParamsForm::Absent];
     let mut seen = 0;
     for trace in ["v2-prompt-turn.jsonl", "v2-rfd-chunks.jsonl"] {
         let text = std::fs::read_to_string(format!("{}/traces/{trace}", env!("CARGO_MANIFEST_DIR"))).unwrap();

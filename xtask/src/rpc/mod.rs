@@ -116,15 +116,8 @@ fn variant_name(method: &str) -> Ident {
 }
 
 /// How a payload treats an omitted or `null` params/result.
-fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>, rt: &TokenStream) -> TokenStream {
-    let mut d = def;
-    while let Kind::Alias(target) = &d.kind {
-        match all.get(target.as_str()) {
-            Some(t) => d = t,
-            None => break,
-        }
-    }
-    match &d.kind {
+fn null_mode(def: &Def, all: &Build, rt: &TokenStream) -> TokenStream {
+    match &resolve(def, all).kind {
         Kind::Any => quote!(#rt::rpc::NullMode::Value),
         Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => {
             quote!(#rt::rpc::NullMode::Empty)
@@ -136,15 +129,8 @@ fn null_mode(def: &Def, all: &BTreeMap<&str, &Def>, rt: &TokenStream) -> TokenSt
 /// Whether a payload is decoded in the single pass of `Message::decode`
 /// (`runtime::rpc::read_streamed`): a struct, which refuses `null`, so that
 /// params of another form always take the usual path and keep their form.
-fn streams(def: &Def, all: &BTreeMap<&str, &Def>) -> bool {
-    let mut d = def;
-    while let Kind::Alias(target) = &d.kind {
-        match all.get(target.as_str()) {
-            Some(t) => d = t,
-            None => break,
-        }
-    }
-    matches!(d.kind, Kind::Struct(_))
+fn streams(def: &Def, all: &Build) -> bool {
+    matches!(resolve(def, all).kind, Kind::Struct(_))
 }
 
 /// The definition a payload stands for in one build: aliases followed.
@@ -281,7 +267,8 @@ fn side_enum(
         let ty = Ident::new(&e.def.rust_name, Span::call_site());
         let m = Literal::string(&e.method);
         let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
-        let mode = null_mode(e.def, if e.gate == Gate::Unstable { unstable } else { stable }, rt);
+        let build = if e.gate == Gate::Unstable { unstable } else { stable };
+        let mode = null_mode(e.def, build, rt);
         variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
         methods.push(quote! { #cfg Self::#v(_) => #m, });
         names.push(quote! { #cfg #m, });
@@ -290,7 +277,7 @@ fn side_enum(
         });
         encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
         writes.push(quote! { #cfg Self::#v(p) => #rt::rpc::write_payload(map, key, p, form, required), });
-        if streams(e.def, if e.gate == Gate::Unstable { unstable } else { stable }) {
+        if streams(e.def, build) {
             streamed.push(quote! {
                 #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
             });
