@@ -1,6 +1,9 @@
 //! Decode and encode throughput on a realistic v2 `session/update` stream,
 //! ours against the official `agent-client-protocol-schema` crate,
-//! `serde_json::Value` and `serde::de::IgnoredAny` (the parse floor).
+//! `serde_json::Value` and `serde::de::IgnoredAny` (the parse floor). Decode
+//! also has a reference row: the same information decoded by plain serde
+//! derives with none of ACP's rules (`reference.rs`), the bound of any
+//! serde-based owned decoder of this stream.
 //!
 //! The same stream as v2 `session/update` messages is also converted to v1
 //! (`V2ToV1`: decode, convert, encode) against decoding and encoding alone.
@@ -16,6 +19,9 @@ use std::collections::HashMap;
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use serde::de::IgnoredAny;
 use serde_json::{json, Value};
+
+#[path = "session_update/reference.rs"]
+mod reference;
 
 type Ours = acp_bindings::v2::UpdateSessionNotification;
 type Official = agent_client_protocol_schema::v2::UpdateSessionNotification;
@@ -151,6 +157,9 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(bytes as u64));
     g.bench_function("ours", |b| b.iter(|| decode::<Ours>(black_box(&lines))));
     g.bench_function("official", |b| b.iter(|| decode::<Official>(black_box(&lines))));
+    g.bench_function("reference: plain serde derives, no ACP rules", |b| {
+        b.iter(|| decode::<reference::Notification>(black_box(&lines)))
+    });
     g.bench_function("serde_json::Value", |b| b.iter(|| decode::<Value>(black_box(&lines))));
     g.bench_function("IgnoredAny", |b| b.iter(|| decode::<IgnoredAny>(black_box(&lines))));
     g.finish();
@@ -210,6 +219,7 @@ fn ratios() {
     let d_off = median(runs, || drop(black_box(decode::<Official>(&lines))));
     let d_val = median(runs, || drop(black_box(decode::<Value>(&lines))));
     let d_floor = median(runs, || drop(black_box(decode::<IgnoredAny>(&lines))));
+    let d_ref = median(runs, || drop(black_box(decode::<reference::Notification>(&lines))));
     let patches = tool_call_patches();
     let ours_patches: Vec<acp_bindings::v2::ToolCallUpdate> =
         patches.iter().map(|p| serde_json::from_value(p.clone()).unwrap()).collect();
@@ -242,6 +252,11 @@ fn ratios() {
     println!("  decode ours / official   = {:.2}  (target <= 0.50)", r(d_ours, d_off));
     println!("  decode ours / IgnoredAny = {:.2}  (target <= 2.50)", r(d_ours, d_floor));
     println!("  decode ours / Value      = {:.2}", r(d_ours, d_val));
+    println!(
+        "  decode reference (plain serde derives, no ACP rules) / IgnoredAny = {:.2}; ours / reference = {:.2}",
+        r(d_ref, d_floor),
+        r(d_ours, d_ref)
+    );
     println!("  encode ours / official   = {:.2}  (target <= 0.70; acp_bindings::json::to_string)", r(e_ours, e_off));
     println!("  encode ours / official   = {:.2}  (both with serde_json::to_string)", r(e_ours_serde, e_off));
     println!(
