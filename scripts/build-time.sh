@@ -3,10 +3,12 @@
 # against the official `agent-client-protocol-schema` 1.15.1 (all features),
 # same machine, same run.
 #
-# For each crate: a fresh target directory; the dependencies are built first,
-# then the crate itself is cleaned and rebuilt alone and timed (`crate only`),
-# and the whole build from scratch is timed too (`with deps`).
-# Usage: scripts/build-time.sh   (needs the crates.io registry or its cache)
+# For each crate: a fresh target directory, and a first build from scratch,
+# timed (`with deps`). Then, in each of ROUNDS rounds (default 5), every crate
+# in turn is cleaned and rebuilt alone and timed (`crate only`): the rounds
+# interleave the crates, so a change in the machine's load hits all of them
+# alike. The medians and the ratio of the medians are printed at the end.
+# Usage: [ROUNDS=n] scripts/build-time.sh   (needs the crates.io registry or its cache)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -28,23 +30,44 @@ TOML
 echo "" > "$work/official/src/lib.rs"
 
 now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { print b - a }'; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-measure() { # name manifest package target-dir features...
-  local name=$1 manifest=$2 package=$3 target=$4
-  shift 4
-  local t0 t1 t2 t3
-  t0=$(now)
-  cargo build --quiet --manifest-path "$manifest" -p "$package" --target-dir "$target" "$@"
-  t1=$(now)
-  cargo clean --quiet --manifest-path "$manifest" -p "$package" --target-dir "$target"
-  t2=$(now)
-  cargo build --quiet --manifest-path "$manifest" -p "$package" --target-dir "$target" "$@"
-  t3=$(now)
-  printf '%-32s with deps %7.1f s   crate only %7.1f s\n' "$name" "$(elapsed "$t0" "$t1")" "$(elapsed "$t2" "$t3")"
+rounds=${ROUNDS:-5}
+names=("acp-bindings --all-features" "acp-bindings without convert" "agent-client-protocol-schema")
+manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official/Cargo.toml")
+packages=(acp-bindings acp-bindings agent-client-protocol-schema)
+targets=("$work/ours" "$work/ours-no-convert" "$work/theirs")
+features=("--all-features" "--features=unstable,schemars" "")
+times=("" "" "")
+
+build() { # index
+  # shellcheck disable=SC2086 # an empty feature list is no argument
+  cargo build --quiet --manifest-path "${manifests[$1]}" -p "${packages[$1]}" --target-dir "${targets[$1]}" ${features[$1]}
 }
 
-echo "clean debug builds on $(nproc) cores, $(rustc --version)"
-measure "acp-bindings --all-features" "$root/Cargo.toml" acp-bindings "$work/ours" --all-features
-measure "acp-bindings without convert" "$root/Cargo.toml" acp-bindings "$work/ours-no-convert" --features unstable,schemars
-measure "agent-client-protocol-schema" "$work/official/Cargo.toml" agent-client-protocol-schema "$work/theirs"
+echo "clean debug builds on $(nproc) cores, $(rustc --version), $rounds rounds"
+for i in 0 1 2; do
+  t0=$(now)
+  build "$i"
+  printf '%-32s with deps %7.1f s\n' "${names[$i]}" "$(elapsed "$t0" "$(now)")"
+done
+for r in $(seq "$rounds"); do
+  line="round $r:"
+  for i in 0 1 2; do
+    cargo clean --quiet --manifest-path "${manifests[$i]}" -p "${packages[$i]}" --target-dir "${targets[$i]}"
+    t0=$(now)
+    build "$i"
+    t=$(elapsed "$t0" "$(now)")
+    times[i]="${times[$i]} $t"
+    line="$line  $t"
+  done
+  echo "$line   (crate only, s, in the order above)"
+done
+ours=$(echo "${times[0]}" | median)
+for i in 0 1 2; do
+  m=$(echo "${times[$i]}" | median)
+  printf '%-32s crate only, median %6.2f s   (%s)\n' "${names[$i]}" "$m" "${times[$i]# }"
+done
+theirs=$(echo "${times[2]}" | median)
+awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "ratio acp-bindings --all-features / official, medians: %.2f\n", a / b }'
