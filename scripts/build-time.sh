@@ -34,6 +34,10 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 rounds=${ROUNDS:-5}
+if ! [[ $rounds =~ ^[1-9][0-9]*$ ]]; then
+  echo "build-time.sh: ROUNDS must be a positive whole number, got '$rounds'" >&2
+  exit 2
+fi
 names=("acp-bindings --all-features" "acp-bindings without convert" "agent-client-protocol-schema")
 manifests=("$root/Cargo.toml" "$root/Cargo.toml" "$work/official/Cargo.toml")
 packages=(acp-bindings acp-bindings agent-client-protocol-schema)
