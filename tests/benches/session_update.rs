@@ -21,6 +21,8 @@ use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use serde::de::IgnoredAny;
 use serde_json::{json, Value};
 
+#[path = "session_update/direct.rs"]
+mod direct;
 #[path = "session_update/reference.rs"]
 mod reference;
 
@@ -134,6 +136,11 @@ fn convert_to_v1(msgs: &[String]) -> usize {
     n
 }
 
+/// [`decode`] with the hand-written, non-serde reference decoder.
+fn decode_direct(lines: &[String]) -> Vec<reference::owned::Notification> {
+    lines.iter().map(|l| direct::notification(l).expect("the stream decodes")).collect()
+}
+
 fn decode<T: serde::de::DeserializeOwned>(lines: &[String]) -> Vec<T> {
     lines.iter().map(|l| serde_json::from_str(l).expect("the stream decodes")).collect()
 }
@@ -164,6 +171,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("reference, texts skipped (no copy)", |b| {
         b.iter(|| decode::<reference::skipped::Notification>(black_box(&lines)))
     });
+    g.bench_function("reference, hand-written parser (no serde)", |b| b.iter(|| decode_direct(black_box(&lines))));
     g.bench_function("serde_json::Value", |b| b.iter(|| decode::<Value>(black_box(&lines))));
     g.bench_function("IgnoredAny", |b| b.iter(|| decode::<IgnoredAny>(black_box(&lines))));
     g.finish();
@@ -223,6 +231,8 @@ fn ratios() {
     let lines = stream();
     let ours: Vec<Ours> = decode(&lines);
     let official: Vec<Official> = decode(&lines);
+    // The hand-written reference decodes exactly what the serde one does.
+    assert!(decode_direct(&lines) == decode::<reference::owned::Notification>(&lines));
     let runs = 31;
     let d_ours = median(runs, || drop(black_box(decode::<Ours>(&lines))));
     let d_off = median(runs, || drop(black_box(decode::<Official>(&lines))));
@@ -230,6 +240,7 @@ fn ratios() {
     let d_floor = median(runs, || drop(black_box(decode::<IgnoredAny>(&lines))));
     let d_ref = median(runs, || drop(black_box(decode::<reference::owned::Notification>(&lines))));
     let d_ref_skip = median(runs, || drop(black_box(decode::<reference::skipped::Notification>(&lines))));
+    let d_direct = median(runs, || drop(black_box(decode_direct(&lines))));
     let patches = tool_call_patches();
     let ours_patches: Vec<acp_bindings::v2::ToolCallUpdate> =
         patches.iter().map(|p| serde_json::from_value(p.clone()).unwrap()).collect();
@@ -268,6 +279,7 @@ fn ratios() {
         r(d_ref_skip, d_floor),
         r(d_ours, d_ref)
     );
+    println!("  decode reference, hand-written parser (no serde) / IgnoredAny = {:.2}", r(d_direct, d_floor));
     println!("  encode ours / official   = {:.2}  (target <= 0.70; acp_bindings::json::to_string)", r(e_ours, e_off));
     println!("  encode ours / official   = {:.2}  (both with serde_json::to_string)", r(e_ours_serde, e_off));
     println!(

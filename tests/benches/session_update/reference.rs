@@ -73,7 +73,7 @@ macro_rules! types {
 
     type Text = $text;
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct Notification {
         pub session_id: acp_bindings::runtime::SmolStr,
@@ -82,6 +82,7 @@ macro_rules! types {
         pub meta: Option<Map<String, Value>>,
     }
 
+    #[derive(Debug, PartialEq)]
     pub enum Update {
         ToolCallUpdate(ToolCallUpdate),
         ToolCallContentChunk(ToolCallContentChunk),
@@ -104,7 +105,7 @@ macro_rules! types {
         "session_info_update" => SessionInfoUpdate(SessionInfoUpdate),
     });
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct ToolCallUpdate {
         pub tool_call_id: acp_bindings::runtime::SmolStr,
@@ -126,7 +127,7 @@ macro_rules! types {
         pub meta: Option<Option<Map<String, Value>>>,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum ToolKind {
         Read,
@@ -140,7 +141,7 @@ macro_rules! types {
         Other,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum ToolCallStatus {
         Pending,
@@ -149,19 +150,20 @@ macro_rules! types {
         Failed,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct ToolCallLocation {
         pub path: Text,
         pub line: Option<u32>,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct ToolCallContentChunk {
         pub tool_call_id: acp_bindings::runtime::SmolStr,
         pub content: ToolCallContent,
     }
 
+    #[derive(Debug, PartialEq)]
     pub enum ToolCallContent {
         Content(Content),
         Diff(Diff),
@@ -169,23 +171,23 @@ macro_rules! types {
 
     tagged!(ToolCallContent, "type", { "content" => Content(Content), "diff" => Diff(Diff) });
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct Content {
         pub content: ContentBlock,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct Diff {
         pub changes: Vec<Change>,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct Change {
         pub operation: ChangeOperation,
         pub path: Text,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum ChangeOperation {
         Create,
@@ -193,50 +195,52 @@ macro_rules! types {
         Delete,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct ContentChunk {
         pub message_id: Option<acp_bindings::runtime::SmolStr>,
         pub content: ContentBlock,
     }
 
+    #[derive(Debug, PartialEq)]
     pub enum ContentBlock {
         Text(TextContent),
     }
 
     tagged!(ContentBlock, "type", { "text" => Text(TextContent) });
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct TextContent {
         pub text: Text,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct PlanUpdate {
         pub plan: Plan,
     }
 
+    #[derive(Debug, PartialEq)]
     pub enum Plan {
         Items(PlanItems),
     }
 
     tagged!(Plan, "type", { "items" => Items(PlanItems) });
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct PlanItems {
         pub plan_id: acp_bindings::runtime::SmolStr,
         pub entries: Vec<PlanEntry>,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct PlanEntry {
         pub content: Text,
         pub priority: Priority,
         pub status: PlanEntryStatus,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum Priority {
         High,
@@ -244,7 +248,7 @@ macro_rules! types {
         Low,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum PlanEntryStatus {
         Pending,
@@ -252,27 +256,27 @@ macro_rules! types {
         Completed,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     pub struct UsageUpdate {
         pub used: u64,
         pub size: u64,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct StateUpdate {
         pub state: SessionState,
         pub stop_reason: Option<StopReason>,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum SessionState {
         Idle,
         Running,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "snake_case")]
     pub enum StopReason {
         EndTurn,
@@ -282,7 +286,7 @@ macro_rules! types {
         Cancelled,
     }
 
-    #[derive(Deserialize)]
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct SessionInfoUpdate {
         #[serde(default, deserialize_with = "present")]
