@@ -550,7 +550,7 @@ pub mod v1 {
     /// # Panics
     ///
     /// If `acp_bindings::json` and `serde_json` encode a decoded value
-    /// differently.
+    /// differently, or decode `json` differently.
     ///
     /// Returns `None` when this build has no definition of that name.
     pub fn decode_fast_and_slow(
@@ -582,6 +582,14 @@ pub mod v1 {
             let fast = ::serde_json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
+            let read = ::acp_bindings::json::from_str::<T>(json)
+                .map_err(|e| e.to_string())
+                .and_then(encode);
+            ::core::assert_eq!(
+                read, fast,
+                "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}",
+                ::core::any::type_name:: < T > (), json
+            );
             let slow = ::serde_json::from_str::<::serde_json::Value>(json)
                 .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
                 .map_err(|e| e.to_string())
@@ -1640,7 +1648,7 @@ pub mod v2 {
     /// # Panics
     ///
     /// If `acp_bindings::json` and `serde_json` encode a decoded value
-    /// differently.
+    /// differently, or decode `json` differently.
     ///
     /// Returns `None` when this build has no definition of that name.
     pub fn decode_fast_and_slow(
@@ -1672,6 +1680,14 @@ pub mod v2 {
             let fast = ::serde_json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
+            let read = ::acp_bindings::json::from_str::<T>(json)
+                .map_err(|e| e.to_string())
+                .and_then(encode);
+            ::core::assert_eq!(
+                read, fast,
+                "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}",
+                ::core::any::type_name:: < T > (), json
+            );
             let slow = ::serde_json::from_str::<::serde_json::Value>(json)
                 .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
                 .map_err(|e| e.to_string())

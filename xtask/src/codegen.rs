@@ -390,7 +390,7 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
         /// # Panics
         ///
         /// If `acp_bindings::json` and `serde_json` encode a decoded value
-        /// differently.
+        /// differently, or decode `json` differently.
         ///
         /// Returns `None` when this build has no definition of that name.
         pub fn decode_fast_and_slow(
@@ -415,6 +415,10 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
                     ::serde_json::to_value(v).map_err(|e| e.to_string())
                 };
                 let fast = ::serde_json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
+                // The crate's reader gives what serde_json gives: the same
+                // value, or the same error.
+                let read = ::acp_bindings::json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
+                ::core::assert_eq!(read, fast, "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}", ::core::any::type_name::<T>(), json);
                 let slow = ::serde_json::from_str::<::serde_json::Value>(json)
                     .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
                     .map_err(|e| e.to_string())

@@ -1,0 +1,945 @@
+//! The decoding half of [`super`]: [`from_str`] and its reader. The module
+//! docs there give the contract (the value or error `serde_json::from_str`
+//! gives); here is how it is kept. Every failure of the reader, including a
+//! visitor's, makes [`from_str`] decode the text again with `serde_json`, so
+//! only the reader's successes must match `serde_json`'s: it is at least as
+//! strict (same grammar, a lower nesting limit, no lone surrogates even where
+//! `serde_json` skips them) and it declines what it does not serve.
+
+use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
+use serde::de::{self, DeserializeSeed, Visitor};
+use serde::Deserialize;
+use serde_json::Error;
+
+use super::{next_escape, RAW_VALUE};
+
+/// Decodes `text` as a `T`: the value or error `serde_json::from_str` gives,
+/// usually faster (see the [module docs](crate::json)).
+///
+/// ```
+/// use acp_bindings::v2::ContentBlock;
+/// let text = r#"{"type":"text","text":"say \"hi\""}"#;
+/// let block: ContentBlock = acp_bindings::json::from_str(text).unwrap();
+/// assert_eq!(block, serde_json::from_str::<ContentBlock>(text).unwrap());
+/// ```
+pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
+    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, depth: 0 };
+    match T::deserialize(&mut reader) {
+        Ok(value) if reader.end() => Ok(value),
+        _ => serde_json::from_str(text),
+    }
+}
+
+/// How deep objects and arrays may nest before the reader declines (and
+/// `serde_json`, whose limit is higher, decides).
+const MAX_DEPTH: u32 = 100;
+
+/// The reader's own failures carry no message: they only send the text to
+/// `serde_json`. Errors raised by visitors are kept only until then too.
+#[cold]
+fn decline() -> Error {
+    de::Error::custom("")
+}
+
+struct Reader<'de> {
+    text: &'de str,
+    bytes: &'de [u8],
+    at: usize,
+    depth: u32,
+}
+
+impl<'de> Reader<'de> {
+    /// Whether only whitespace is left.
+    fn end(&mut self) -> bool {
+        self.skip_ws();
+        self.at == self.bytes.len()
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.at) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                break;
+            }
+            self.at += 1;
+        }
+    }
+
+    /// The next byte after whitespace, not consumed.
+    #[inline]
+    fn peek(&mut self) -> Result<u8, Error> {
+        self.skip_ws();
+        self.bytes.get(self.at).copied().ok_or_else(decline)
+    }
+
+    #[inline]
+    fn eat(&mut self, b: u8) -> Result<(), Error> {
+        if self.peek()? == b {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(decline())
+        }
+    }
+
+    #[inline]
+    fn literal(&mut self, word: &[u8]) -> Result<(), Error> {
+        if self.bytes.get(self.at..self.at + word.len()) == Some(word) {
+            self.at += word.len();
+            Ok(())
+        } else {
+            Err(decline())
+        }
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<(), Error> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(decline());
+        }
+        Ok(())
+    }
+
+    /// A string, the opening quote already seen: borrowed when it has no
+    /// escape, else unescaped into a `String`.
+    #[inline]
+    fn string(&mut self) -> Result<Text<'de>, Error> {
+        self.at += 1;
+        let start = self.at;
+        let stop = next_escape(self.bytes, start);
+        match self.bytes.get(stop) {
+            Some(b'"') => {
+                self.at = stop + 1;
+                Ok(Text::Borrowed(&self.text[start..stop]))
+            }
+            Some(b'\\') => self.escaped(start, stop).map(Text::Owned),
+            _ => Err(decline()),
+        }
+    }
+
+    #[cold]
+    fn escaped(&mut self, start: usize, mut at: usize) -> Result<String, Error> {
+        let mut out = String::with_capacity(at - start + 16);
+        out.push_str(&self.text[start..at]);
+        loop {
+            match self.bytes.get(at) {
+                Some(b'"') => {
+                    self.at = at + 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    let c = match self.bytes.get(at + 1) {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            let high = self.hex4(at + 2)?;
+                            at += 4;
+                            let code = match high {
+                                0xD800..=0xDBFF => {
+                                    if self.bytes.get(at + 2..at + 4) != Some(b"\\u") {
+                                        return Err(decline());
+                                    }
+                                    let low = self.hex4(at + 4)?;
+                                    if !(0xDC00..=0xDFFF).contains(&low) {
+                                        return Err(decline());
+                                    }
+                                    at += 6;
+                                    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                                }
+                                0xDC00..=0xDFFF => return Err(decline()),
+                                _ => high,
+                            };
+                            char::from_u32(code).ok_or_else(decline)?
+                        }
+                        _ => return Err(decline()),
+                    };
+                    out.push(c);
+                    at += 2;
+                }
+                Some(_) => {
+                    let stop = next_escape(self.bytes, at);
+                    if stop == at {
+                        // A control character.
+                        return Err(decline());
+                    }
+                    out.push_str(&self.text[at..stop]);
+                    at = stop;
+                }
+                None => return Err(decline()),
+            }
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Result<u32, Error> {
+        let digits = self.bytes.get(at..at + 4).ok_or_else(decline)?;
+        let mut v = 0;
+        for &d in digits {
+            v = v * 16 + (d as char).to_digit(16).ok_or_else(decline)?;
+        }
+        Ok(v)
+    }
+
+    /// The extent of a number, checked against JSON's grammar
+    /// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
+    fn number_text(&mut self) -> Result<&'de str, Error> {
+        let start = self.at;
+        let digits = |r: &mut Self| {
+            let from = r.at;
+            while r.bytes.get(r.at).is_some_and(u8::is_ascii_digit) {
+                r.at += 1;
+            }
+            r.at - from
+        };
+        if self.bytes.get(self.at) == Some(&b'-') {
+            self.at += 1;
+        }
+        match self.bytes.get(self.at) {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return Err(decline()),
+        }
+        if self.bytes.get(self.at) == Some(&b'.') {
+            self.at += 1;
+            if digits(self) == 0 {
+                return Err(decline());
+            }
+        }
+        if matches!(self.bytes.get(self.at), Some(b'e' | b'E')) {
+            self.at += 1;
+            if matches!(self.bytes.get(self.at), Some(b'+' | b'-')) {
+                self.at += 1;
+            }
+            if digits(self) == 0 {
+                return Err(decline());
+            }
+        }
+        Ok(&self.text[start..self.at])
+    }
+
+    /// A number: plain integers of up to 18 digits directly (`visit_u64`, as
+    /// `serde_json` calls it for them), anything else read by `serde_json`
+    /// itself, so floats, negatives and large values get its exact calls.
+    fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let text = self.number_text()?;
+        if text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit()) {
+            let v = text.bytes().fold(0u64, |v, d| v * 10 + u64::from(d - b'0'));
+            return visitor.visit_u64(v);
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        let v = de::Deserializer::deserialize_any(&mut de, visitor)?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// Skips one value, as strictly as `serde_json` skips one.
+    fn skip(&mut self) -> Result<(), Error> {
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' => {
+                self.enter()?;
+                self.at += 1;
+                if self.peek()? == b'}' {
+                    self.at += 1;
+                } else {
+                    loop {
+                        if self.peek()? != b'"' {
+                            return Err(decline());
+                        }
+                        self.string()?;
+                        self.eat(b':')?;
+                        self.skip()?;
+                        match self.peek()? {
+                            b',' => self.at += 1,
+                            b'}' => {
+                                self.at += 1;
+                                break;
+                            }
+                            _ => return Err(decline()),
+                        }
+                    }
+                }
+                self.depth -= 1;
+                Ok(())
+            }
+            b'[' => {
+                self.enter()?;
+                self.at += 1;
+                if self.peek()? == b']' {
+                    self.at += 1;
+                } else {
+                    loop {
+                        self.skip()?;
+                        match self.peek()? {
+                            b',' => self.at += 1,
+                            b']' => {
+                                self.at += 1;
+                                break;
+                            }
+                            _ => return Err(decline()),
+                        }
+                    }
+                }
+                self.depth -= 1;
+                Ok(())
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.number_text().map(drop),
+        }
+    }
+
+    /// An object's members, the `{` next.
+    fn map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.enter()?;
+        self.at += 1;
+        let value = visitor.visit_map(Members { reader: self, first: true })?;
+        // serde_json refuses an object with members the visitor did not take.
+        self.eat(b'}')?;
+        self.depth -= 1;
+        Ok(value)
+    }
+
+    /// An array's items, the `[` next.
+    fn seq<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.enter()?;
+        self.at += 1;
+        let value = visitor.visit_seq(Items { reader: self, first: true })?;
+        // serde_json refuses an array with items the visitor did not take.
+        self.eat(b']')?;
+        self.depth -= 1;
+        Ok(value)
+    }
+}
+
+/// A string's text.
+enum Text<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl<'de> Text<'de> {
+    #[inline]
+    fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Text::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Text::Owned(s) => visitor.visit_string(s),
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'"' => self.string()?.visit(visitor),
+            b'{' => self.map(visitor),
+            b'[' => self.seq(visitor),
+            b't' => self.literal(b"true").and_then(|()| visitor.visit_bool(true)),
+            b'f' => self.literal(b"false").and_then(|()| visitor.visit_bool(false)),
+            b'n' => self.literal(b"null").and_then(|()| visitor.visit_unit()),
+            _ => self.number(visitor),
+        }
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'"' => self.string()?.visit(visitor),
+            _ => Err(decline()),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b't' | b'f' => self.deserialize_any(visitor),
+            _ => Err(decline()),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'n' => self.deserialize_any(visitor),
+            _ => Err(decline()),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'{' => self.map(visitor),
+            _ => Err(decline()),
+        }
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        // serde_json also reads a struct from an array; this reader declines.
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'[' => self.seq(visitor),
+            _ => Err(decline()),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
+        if name == RAW_VALUE {
+            // serde_json's raw-value protocol: one entry, its token, then the
+            // value's text (without the whitespace around it).
+            self.skip_ws();
+            let start = self.at;
+            self.skip()?;
+            return visitor.visit_map(Raw { text: Some(&self.text[start..self.at]) });
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        // A unit variant as a string; the `{"variant": ...}` form is declined.
+        match self.peek()? {
+            b'"' => match self.string()? {
+                Text::Borrowed(s) => visitor.visit_enum(BorrowedStrDeserializer::new(s)),
+                Text::Owned(s) => visitor.visit_enum(StringDeserializer::new(s)),
+            },
+            _ => Err(decline()),
+        }
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.skip()?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_number(visitor)
+    }
+
+    // 128-bit integers and bytes: declined (serde_json reads them).
+    fn deserialize_i128<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_u128<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_bytes<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+}
+
+impl<'de> Reader<'de> {
+    /// A number where one is asked for; anything else is declined (serde_json
+    /// refuses it with a type error).
+    fn deserialize_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => self.number(visitor),
+            _ => Err(decline()),
+        }
+    }
+}
+
+/// An object's members for a visitor.
+struct Members<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        let r = &mut *self.reader;
+        match r.peek()? {
+            b'}' => return Ok(None),
+            b',' if !self.first => {
+                r.at += 1;
+                if r.peek()? != b'"' {
+                    return Err(decline());
+                }
+            }
+            b'"' if self.first => {}
+            _ => return Err(decline()),
+        }
+        self.first = false;
+        seed.deserialize(Key { reader: r }).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        self.reader.eat(b':')?;
+        seed.deserialize(&mut *self.reader)
+    }
+}
+
+/// An array's items for a visitor.
+struct Items<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+        let r = &mut *self.reader;
+        match r.peek()? {
+            b']' => return Ok(None),
+            b',' if !self.first => r.at += 1,
+            _ if self.first => {}
+            _ => return Err(decline()),
+        }
+        self.first = false;
+        seed.deserialize(&mut *r).map(Some)
+    }
+}
+
+/// A member's name: a string, and only as a string (serde_json also reads
+/// numbers and booleans out of keys; this reader declines those).
+struct Key<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+}
+
+impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.reader.string()?.visit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.reader.string()?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_i8<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_i128<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_u128<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_char<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_bytes<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _n: &'static str, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _n: &'static str, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_seq<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, _l: usize, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _n: &'static str, _l: usize, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        _f: &'static [&'static str],
+        _v: V,
+    ) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        _variants: &'static [&'static str],
+        _v: V,
+    ) -> Result<V::Value, Error> {
+        Err(decline())
+    }
+}
+
+/// serde_json's raw-value map: the token as the key, the text as the value.
+struct Raw<'de> {
+    text: Option<&'de str>,
+}
+
+impl<'de> de::MapAccess<'de> for Raw<'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        if self.text.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(BorrowedStrDeserializer::new(RAW_VALUE)).map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        let text = self.text.take().ok_or_else(decline)?;
+        seed.deserialize(BorrowedStrDeserializer::new(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashMap};
+    use std::fmt::Debug;
+
+    use serde::Deserialize;
+    use serde_json::value::RawValue;
+    use serde_json::Value;
+
+    use super::{from_str, Reader};
+
+    /// The reader alone: `None` when it declines.
+    fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
+        let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, depth: 0 };
+        T::deserialize(&mut reader).ok().filter(|_| reader.end())
+    }
+
+    /// `from_str` and `serde_json::from_str` agree (value or error text), and
+    /// when the reader itself succeeds it agrees too.
+    fn same<'a, T: Deserialize<'a> + Debug + PartialEq>(text: &'a str) {
+        let ours = from_str::<T>(text).map_err(|e| e.to_string());
+        let theirs = serde_json::from_str::<T>(text).map_err(|e| e.to_string());
+        assert_eq!(ours, theirs, "{text:?} as {}", std::any::type_name::<T>());
+        if let Some(v) = read::<T>(text) {
+            assert_eq!(Ok(&v), theirs.as_ref(), "the reader alone, {text:?}");
+        }
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    enum Unit {
+        A,
+        #[serde(rename = "b\"")]
+        B,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Point {
+        x: i32,
+        y: Option<f64>,
+    }
+
+    /// Reads only the first member of an object, or the first item of an
+    /// array, and stops: serde_json refuses what is left.
+    #[derive(Debug, PartialEq)]
+    struct First(Option<Value>);
+
+    impl<'de> Deserialize<'de> for First {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = First;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("an object or an array")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<First, A::Error> {
+                    Ok(First(map.next_entry::<String, Value>()?.map(|(_, v)| v)))
+                }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<First, A::Error> {
+                    Ok(First(seq.next_element()?))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    const TEXTS: &[&str] = &[
+        "",
+        " ",
+        "null",
+        " null ",
+        "nul",
+        "nullx",
+        "true",
+        "false",
+        "tru",
+        "0",
+        "-0",
+        "01",
+        "1.",
+        ".5",
+        "1e5",
+        "1E+5",
+        "1e-5",
+        "1e",
+        "-",
+        "--1",
+        "+1",
+        "42",
+        " 42 ",
+        "42 x",
+        "123456789012345678",
+        "1234567890123456789",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "0.1",
+        "1.7976931348623157e308",
+        "1.7976931348623157e309",
+        "5e-324",
+        "1e400",
+        "2.5e-3",
+        "\"\"",
+        "\"a\"",
+        r#""a\"b\\c\/d\b\f\n\r\t""#,
+        r#""\u00e9\ud83d\ude00x""#,
+        r#""\ud800""#,
+        r#""\udc00""#,
+        r#""\ud800\u0041""#,
+        r#""\u12""#,
+        r#""\x""#,
+        "\"a\u{1}b\"",
+        "\"tab\there\"",
+        "\"unterminated",
+        "\"é ü 😀\"",
+        "[]",
+        "[ ]",
+        "[1,2,3]",
+        "[1,]",
+        "[,1]",
+        "[1 2]",
+        "[1,2",
+        "{}",
+        "{ }",
+        r#"{"a":1}"#,
+        r#"{"a":1,}"#,
+        r#"{"a" 1}"#,
+        r#"{a:1}"#,
+        r#"{"a":1 "b":2}"#,
+        r#"{"a":1,"a":2}"#,
+        r#"{"x":1,"y":2.5}"#,
+        r#"{"y":null,"x":-3}"#,
+        r#"{"x":1,"z":[1,{"q":"\u0041"}]}"#,
+        r#"{"x":"1"}"#,
+        r#"[1,2.0]"#,
+        r#"{"1":2,"3":4}"#,
+        r#"{"k\"":"v\n"}"#,
+        r#""A""#,
+        r#""b\"""#,
+        r#""c""#,
+        r#"{"A":null}"#,
+        "{} x",
+        "{}}",
+        "[[[]]]",
+    ];
+
+    #[test]
+    fn agrees_with_serde_json_on_every_text_and_type() {
+        for text in TEXTS {
+            same::<Value>(text);
+            same::<String>(text);
+            same::<u64>(text);
+            same::<i64>(text);
+            same::<f64>(text);
+            same::<u8>(text);
+            same::<bool>(text);
+            same::<()>(text);
+            same::<Option<u8>>(text);
+            same::<Option<String>>(text);
+            same::<Vec<u8>>(text);
+            same::<Vec<Value>>(text);
+            same::<(u8, u8)>(text);
+            same::<HashMap<String, u8>>(text);
+            same::<HashMap<u64, u8>>(text);
+            same::<BTreeMap<String, Value>>(text);
+            same::<Unit>(text);
+            same::<Point>(text);
+            same::<First>(text);
+            same::<crate::runtime::Number>(text);
+            same::<crate::v2::SessionId>(text);
+            // Raw values, borrowed and boxed: the same text captured.
+            let ours = from_str::<&RawValue>(text).map(|r| r.get().to_owned()).map_err(|e| e.to_string());
+            let theirs = serde_json::from_str::<&RawValue>(text).map(|r| r.get().to_owned()).map_err(|e| e.to_string());
+            assert_eq!(ours, theirs, "{text:?} as a raw value");
+            let ours = from_str::<Box<RawValue>>(text).map(|r| r.get().to_owned()).map_err(|e| e.to_string());
+            let theirs =
+                serde_json::from_str::<Box<RawValue>>(text).map(|r| r.get().to_owned()).map_err(|e| e.to_string());
+            assert_eq!(ours, theirs, "{text:?} as a boxed raw value");
+        }
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_and_past_it() {
+        for depth in [1, 99, 100, 101, 126, 127, 128, 129, 200] {
+            let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            same::<Value>(&text);
+            let text = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
+            same::<Value>(&text);
+        }
+        // The reader itself takes the shallower ones.
+        assert!(read::<Value>(&format!("{}{}", "[".repeat(100), "]".repeat(100))).is_some());
+        assert!(read::<Value>(&format!("{}{}", "[".repeat(101), "]".repeat(101))).is_none());
+    }
+
+    #[test]
+    fn the_usual_messages_take_the_reader_not_the_fallback() {
+        let lines = [
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read \"a.rs\"","kind":"read","status":"pending","locations":[{"path":"/w/a.rs","line":12}],"rawInput":{"path":"/w/a.rs","limit":200}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"in_progress","title":null,"rawOutput":null}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","kind":null,"content":[{"type":"content","content":{"type":"text","text":"ok"}},{"type":"diff","changes":[{"operation":"modify","path":"/w/a.rs"}]}],"locations":null,"_meta":{"traceId":"t-1"}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Chunk 0:\n\tsee \u00e9"}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"usage_update","used":1000,"size":200000}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"some_future_update","x":[1.5,-2,{"y":true}]},"extra":1}"#,
+        ];
+        for line in lines {
+            let v = read::<crate::v2::UpdateSessionNotification>(line).unwrap_or_else(|| panic!("declined {line}"));
+            assert_eq!(v, serde_json::from_str(line).unwrap(), "{line}");
+            same::<crate::v2::UpdateSessionNotification>(line);
+        }
+    }
+}
