@@ -29,7 +29,8 @@
 //! only JSON that `serde_json` accepts and makes the visitor calls
 //! `serde_json` makes for the same text (strings borrowed when they have no
 //! escape, else handed over owned: the same text; numbers read by
-//! `serde_json` itself unless they are plain small integers; `serde_json`'s
+//! `serde_json` itself unless they are plain small integers asked for as
+//! integers; `serde_json`'s
 //! raw-value protocol). On any failure (bad JSON, a wrong type, or the few
 //! requests it leaves to `serde_json`: bytes, 128-bit integers, numbers as
 //! map keys, a struct written as an array, an enum variant with content,

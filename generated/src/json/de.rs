@@ -225,15 +225,24 @@ impl<'de> Reader<'de> {
         Ok(&self.text[start..self.at])
     }
 
-    /// A number: plain integers of up to 18 digits directly (`visit_u64`, as
-    /// `serde_json` calls it for them), anything else read by `serde_json`
-    /// itself, so floats, negatives and large values get its exact calls.
+    /// A number asked for as a number (`u32`, `f64`, ...): plain integers of
+    /// up to 18 digits directly (`visit_u64`, as `serde_json` calls it for
+    /// them), anything else read by `serde_json` itself, so floats, negatives
+    /// and large values get its exact calls.
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         let text = self.number_text()?;
         if text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit()) {
             let v = text.bytes().fold(0u64, |v, d| v * 10 + u64::from(d - b'0'));
             return visitor.visit_u64(v);
         }
+        Self::by_serde_json(text, visitor)
+    }
+
+    /// A number read by `serde_json` from its text, with `deserialize_any`.
+    /// Numbers met by `deserialize_any` (in a `Value`, a `runtime::Number`)
+    /// always come here: a build in which some crate turns on serde_json's
+    /// `arbitrary_precision` hands them over as a map, and this keeps that.
+    fn by_serde_json<V: Visitor<'de>>(text: &'de str, visitor: V) -> Result<V::Value, Error> {
         let mut de = serde_json::Deserializer::from_str(text);
         let v = de::Deserializer::deserialize_any(&mut de, visitor)?;
         de.end()?;
@@ -349,7 +358,10 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             b't' => self.literal(b"true").and_then(|()| visitor.visit_bool(true)),
             b'f' => self.literal(b"false").and_then(|()| visitor.visit_bool(false)),
             b'n' => self.literal(b"null").and_then(|()| visitor.visit_unit()),
-            _ => self.number(visitor),
+            _ => {
+                let text = self.number_text()?;
+                Reader::by_serde_json(text, visitor)
+            }
         }
     }
 
