@@ -30,15 +30,16 @@
 //! `serde_json` makes for the same text (strings borrowed when they have no
 //! escape, else handed over owned: the same text; numbers read by
 //! `serde_json` itself unless they are plain small integers asked for as
-//! integers; `serde_json`'s
-//! raw-value protocol). On any failure (bad JSON, a wrong type, or the few
+//! integers; `serde_json`'s raw-value protocol). On any failure (bad JSON, a wrong type, or the few
 //! requests it leaves to `serde_json`: bytes, 128-bit integers, numbers as
 //! map keys, a struct written as an array, an enum variant with content,
 //! nesting deeper than 100) the text is decoded again by
 //! `serde_json::from_str`, and its value or error is returned. So errors are
 //! `serde_json`'s own, with their line and column, and what the reader
-//! declines costs time, never a different result. The tests decode every
-//! corpus message, its mutations and random JSON both ways.
+//! declines costs time, never a different result (a `Deserialize` impl with
+//! side effects, which the bindings' are not, would run twice then). The
+//! tests decode every corpus message, its mutations and random JSON both
+//! ways.
 //!
 //! ```
 //! use acp_bindings::v2::{ContentBlock, TextContent};
