@@ -600,8 +600,10 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
     }
 }
 
-/// A member's name: a string, and only as a string (serde_json also reads
-/// numbers and booleans out of keys; this reader declines those).
+/// A member's name, handed to the visitor as a string whatever it asks for.
+/// serde_json also reads numbers, booleans and enum variants out of keys; a
+/// visitor that wants one of those refuses the string, and the text goes to
+/// serde_json.
 struct Key<'a, 'de> {
     reader: &'a mut Reader<'de>,
 }
@@ -624,102 +626,10 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
         self.deserialize_any(visitor)
     }
 
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_any(visitor)
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.reader.string()?;
-        visitor.visit_unit()
-    }
-
-    fn deserialize_bool<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_i8<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_i128<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_u8<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_u128<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_f32<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_f64<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_char<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_bytes<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_option<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_unit<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _n: &'static str, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _n: &'static str, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_seq<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(self, _l: usize, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _n: &'static str, _l: usize, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_map<V: Visitor<'de>>(self, _v: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _n: &'static str,
-        _f: &'static [&'static str],
-        _v: V,
-    ) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _n: &'static str,
-        _variants: &'static [&'static str],
-        _v: V,
-    ) -> Result<V::Value, Error> {
-        Err(decline())
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum ignored_any
     }
 }
 
@@ -772,7 +682,7 @@ mod tests {
         }
     }
 
-    #[derive(Debug, PartialEq, Deserialize)]
+    #[derive(Debug, PartialEq, Eq, Hash, Deserialize)]
     enum Unit {
         A,
         #[serde(rename = "b\"")]
@@ -888,6 +798,12 @@ mod tests {
         "{} x",
         "{}}",
         "[[[]]]",
+        r#"{"true":1,"false":2}"#,
+        r#"{"a":1,"é":2}"#,
+        r#"{"ab":1}"#,
+        r#"{"A":1,"b\"":2}"#,
+        r#"{"-7":1}"#,
+        r#"{"":1}"#,
     ];
 
     #[test]
@@ -908,6 +824,9 @@ mod tests {
             same::<(u8, u8)>(text);
             same::<HashMap<String, u8>>(text);
             same::<HashMap<u64, u8>>(text);
+            same::<HashMap<bool, u8>>(text);
+            same::<BTreeMap<char, u8>>(text);
+            same::<HashMap<Unit, u8>>(text);
             same::<BTreeMap<String, Value>>(text);
             same::<Unit>(text);
             same::<Point>(text);
