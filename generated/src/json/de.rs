@@ -23,7 +23,7 @@ use super::{next_escape, RAW_VALUE};
 /// assert_eq!(block, serde_json::from_str::<ContentBlock>(text).unwrap());
 /// ```
 pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
-    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, depth: 0 };
+    let mut reader = Reader::new(text);
     match T::deserialize(&mut reader) {
         Ok(value) if reader.end() => Ok(value),
         _ => serde_json::from_str(text),
@@ -43,21 +43,29 @@ fn decline() -> Error {
 
 struct Reader<'de> {
     text: &'de str,
-    bytes: &'de [u8],
     at: usize,
     depth: u32,
 }
 
 impl<'de> Reader<'de> {
+    fn new(text: &'de str) -> Self {
+        Reader { text, at: 0, depth: 0 }
+    }
+
+    #[inline]
+    fn bytes(&self) -> &'de [u8] {
+        self.text.as_bytes()
+    }
+
     /// Whether only whitespace is left.
     fn end(&mut self) -> bool {
         self.skip_ws();
-        self.at == self.bytes.len()
+        self.at == self.bytes().len()
     }
 
     #[inline]
     fn skip_ws(&mut self) {
-        while let Some(&b) = self.bytes.get(self.at) {
+        while let Some(&b) = self.bytes().get(self.at) {
             if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 break;
             }
@@ -69,7 +77,7 @@ impl<'de> Reader<'de> {
     #[inline]
     fn peek(&mut self) -> Result<u8, Error> {
         self.skip_ws();
-        self.bytes.get(self.at).copied().ok_or_else(decline)
+        self.bytes().get(self.at).copied().ok_or_else(decline)
     }
 
     #[inline]
@@ -84,7 +92,7 @@ impl<'de> Reader<'de> {
 
     #[inline]
     fn literal(&mut self, word: &[u8]) -> Result<(), Error> {
-        if self.bytes.get(self.at..self.at + word.len()) == Some(word) {
+        if self.bytes().get(self.at..self.at + word.len()) == Some(word) {
             self.at += word.len();
             Ok(())
         } else {
@@ -107,8 +115,8 @@ impl<'de> Reader<'de> {
     fn string(&mut self) -> Result<Text<'de>, Error> {
         self.at += 1;
         let start = self.at;
-        let stop = next_escape(self.bytes, start);
-        match self.bytes.get(stop) {
+        let stop = next_escape(self.bytes(), start);
+        match self.bytes().get(stop) {
             Some(b'"') => {
                 self.at = stop + 1;
                 Ok(Text::Borrowed(&self.text[start..stop]))
@@ -123,13 +131,13 @@ impl<'de> Reader<'de> {
         let mut out = String::with_capacity(at - start + 16);
         out.push_str(&self.text[start..at]);
         loop {
-            match self.bytes.get(at) {
+            match self.bytes().get(at) {
                 Some(b'"') => {
                     self.at = at + 1;
                     return Ok(out);
                 }
                 Some(b'\\') => {
-                    let c = match self.bytes.get(at + 1) {
+                    let c = match self.bytes().get(at + 1) {
                         Some(b'"') => '"',
                         Some(b'\\') => '\\',
                         Some(b'/') => '/',
@@ -143,7 +151,7 @@ impl<'de> Reader<'de> {
                             at += 4;
                             let code = match high {
                                 0xD800..=0xDBFF => {
-                                    if self.bytes.get(at + 2..at + 4) != Some(b"\\u") {
+                                    if self.bytes().get(at + 2..at + 4) != Some(b"\\u") {
                                         return Err(decline());
                                     }
                                     let low = self.hex4(at + 4)?;
@@ -164,7 +172,7 @@ impl<'de> Reader<'de> {
                     at += 2;
                 }
                 Some(_) => {
-                    let stop = next_escape(self.bytes, at);
+                    let stop = next_escape(self.bytes(), at);
                     if stop == at {
                         // A control character.
                         return Err(decline());
@@ -178,7 +186,7 @@ impl<'de> Reader<'de> {
     }
 
     fn hex4(&self, at: usize) -> Result<u32, Error> {
-        let digits = self.bytes.get(at..at + 4).ok_or_else(decline)?;
+        let digits = self.bytes().get(at..at + 4).ok_or_else(decline)?;
         let mut v = 0;
         for &d in digits {
             v = v * 16 + (d as char).to_digit(16).ok_or_else(decline)?;
@@ -192,30 +200,30 @@ impl<'de> Reader<'de> {
         let start = self.at;
         let digits = |r: &mut Self| {
             let from = r.at;
-            while r.bytes.get(r.at).is_some_and(u8::is_ascii_digit) {
+            while r.bytes().get(r.at).is_some_and(u8::is_ascii_digit) {
                 r.at += 1;
             }
             r.at - from
         };
-        if self.bytes.get(self.at) == Some(&b'-') {
+        if self.bytes().get(self.at) == Some(&b'-') {
             self.at += 1;
         }
-        match self.bytes.get(self.at) {
+        match self.bytes().get(self.at) {
             Some(b'0') => self.at += 1,
             Some(b'1'..=b'9') => {
                 digits(self);
             }
             _ => return Err(decline()),
         }
-        if self.bytes.get(self.at) == Some(&b'.') {
+        if self.bytes().get(self.at) == Some(&b'.') {
             self.at += 1;
             if digits(self) == 0 {
                 return Err(decline());
             }
         }
-        if matches!(self.bytes.get(self.at), Some(b'e' | b'E')) {
+        if matches!(self.bytes().get(self.at), Some(b'e' | b'E')) {
             self.at += 1;
-            if matches!(self.bytes.get(self.at), Some(b'+' | b'-')) {
+            if matches!(self.bytes().get(self.at), Some(b'+' | b'-')) {
                 self.at += 1;
             }
             if digits(self) == 0 {
@@ -236,6 +244,15 @@ impl<'de> Reader<'de> {
             return visitor.visit_u64(v);
         }
         Self::by_serde_json(text, visitor)
+    }
+
+    /// A number where one is asked for; anything else is declined (serde_json
+    /// refuses it with a type error).
+    fn deserialize_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => self.number(visitor),
+            _ => Err(decline()),
+        }
     }
 
     /// A number read by `serde_json` from its text, with `deserialize_any`.
@@ -344,6 +361,24 @@ impl<'de> Text<'de> {
             Text::Owned(s) => visitor.visit_string(s),
         }
     }
+}
+
+/// Deserializer methods that read a number where one is asked for.
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.deserialize_number(visitor)
+        }
+    )*};
+}
+
+/// Deserializer methods the reader leaves to serde_json.
+macro_rules! declined {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+            Err(decline())
+        }
+    )*};
 }
 
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
@@ -486,61 +521,13 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_unit()
     }
 
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
-    }
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_number(visitor)
+    numbers! {
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_i8
+        deserialize_i16 deserialize_i32 deserialize_i64 deserialize_f32 deserialize_f64
     }
 
     // 128-bit integers and bytes: declined (serde_json reads them).
-    fn deserialize_i128<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_u128<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_bytes<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-        Err(decline())
-    }
-}
-
-impl<'de> Reader<'de> {
-    /// A number where one is asked for; anything else is declined (serde_json
-    /// refuses it with a type error).
-    fn deserialize_number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        match self.peek()? {
-            b'-' | b'0'..=b'9' => self.number(visitor),
-            _ => Err(decline()),
-        }
-    }
+    declined! { deserialize_i128 deserialize_u128 deserialize_bytes deserialize_byte_buf }
 }
 
 /// An object's members for a visitor.
@@ -667,7 +654,7 @@ mod tests {
 
     /// The reader alone: `None` when it declines.
     fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
-        let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, depth: 0 };
+        let mut reader = Reader::new(text);
         T::deserialize(&mut reader).ok().filter(|_| reader.end())
     }
 

@@ -278,9 +278,7 @@ impl<'a> P<'a> {
         }
         self.eat(b':')?;
         let t = self.str()?;
-        // The rest of the object, as `object` reads it after its first member.
-        let v = f(self, &t)?;
-        Ok(v)
+        f(self, &t)
     }
 
     /// After a union's discriminator: the remaining members, each with `f`.
