@@ -53,6 +53,8 @@ use std::cell::RefCell;
 use std::io;
 
 mod de;
+#[doc(hidden)]
+pub mod fast;
 
 pub use self::de::from_str;
 

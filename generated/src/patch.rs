@@ -240,10 +240,6 @@ pub mod de {
         LenientScalar [T: crate::runtime::de::Scalar] Patch<T> => lenient_scalar;
         /// [`any_json`].
         AnyJson [T: From<Value>] Patch<T> => any_json;
-        /// [`lenient_items`].
-        LenientItems [T: DeserializeOwned] Patch<Vec<T>> => lenient_items;
-        /// [`strict_items`].
-        StrictItems [T: DeserializeOwned] Patch<Vec<T>> => strict_items;
         /// [`nested_lenient`].
         NestedLenient [T, P: DeserializeOwned] Patch<T, P> => nested_lenient;
         /// [`nested_strict`].
@@ -253,6 +249,24 @@ pub mod de {
         /// [`strict_by_key`].
         StrictByKey [] ByKey => strict_by_key;
     }
+
+    /// [`lenient_items`].
+    pub struct LenientItems;
+    impl<T: DeserializeOwned> crate::runtime::read::Reader<Patch<Vec<T>>> for LenientItems {
+        fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
+            lenient_items(d)
+        }
+    }
+    crate::runtime::read::list_rules!(LenientItems Patch<Vec<T>>);
+
+    /// [`strict_items`].
+    pub struct StrictItems;
+    impl<T: DeserializeOwned> crate::runtime::read::Reader<Patch<Vec<T>>> for StrictItems {
+        fn read<'de, D: Deserializer<'de>>(d: D) -> Result<Patch<Vec<T>>, D::Error> {
+            strict_items(d)
+        }
+    }
+    crate::runtime::read::list_rules!(StrictItems Patch<Vec<T>>);
 }
 
 /// A stored entity that ACP patches (an upsert's state).

@@ -222,7 +222,13 @@ pub fn expand(e: &Entity) -> TokenStream {
     }
     let derive_de = if keep { quote!() } else { quote!(::serde::Deserialize,) };
     let de_bound = if keep { quote!() } else { de_bound };
-    let visitor = if keep { visitor(item, &params, &readers) } else { quote!() };
+    let direct = e.json_reader && params.is_empty();
+    let visitor = if keep { visitor(item, &params, &readers, direct) } else { quote!() };
+    let visitor = if direct && !keep {
+        quote! { #visitor impl<'de> ::acp_bindings::json::fast::FromJson<'de> for #item {} }
+    } else {
+        visitor
+    };
     let (alias, generic_doc) = if nested {
         let alias_doc = format!(" The wire patch of [`{name}`], with the patch types of its nested fields.");
         let generic_doc = format!(
@@ -318,7 +324,7 @@ fn marker(helper: &str) -> String {
 
 /// `Deserialize` for a `keep_unknown` patch struct: serde's derive, except that
 /// an unknown key and its value are kept in `additional_properties`.
-fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> TokenStream {
+fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], direct: bool) -> TokenStream {
     let gen = if params.is_empty() { quote!() } else { quote!(<#(#params),*>) };
     let de_bounds = params.iter().map(|p| quote!(#p: ::serde::de::DeserializeOwned));
     let de_bounds2 = de_bounds.clone();
@@ -360,6 +366,21 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> 
     });
     let expecting = format!("a {item} object");
     let name = item.to_string();
+    // `json_reader`: the struct name that sends the crate's reader to the
+    // direct decoder, the visitor method that receives its text, the decoder.
+    let (name, visit_direct, from_json) = if direct {
+        (
+            quote!(::acp_bindings::json::fast::STRUCT),
+            quote! {
+                fn visit_borrowed_str<E: ::serde::de::Error>(self, text: &'de str) -> ::core::result::Result<Self::Value, E> {
+                    ::acp_bindings::json::fast::visit(text, self)
+                }
+            },
+            from_json(item, readers),
+        )
+    } else {
+        (quote!(#name), quote!(), quote!())
+    };
     let phantom = if params.is_empty() { quote!() } else { quote!((::core::marker::PhantomData<(#(#params,)*)>)) };
     let make = if params.is_empty() { quote!(__Visitor) } else { quote!(__Visitor(::core::marker::PhantomData)) };
     quote! {
@@ -377,8 +398,70 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>]) -> 
                         let rest = ::acp_bindings::runtime::de::fields(&mut map, #index_fn, #read_fn)?;
                         ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
                     }
+                    #visit_direct
                 }
                 deserializer.deserialize_struct(#name, FIELDS, #make)
+            }
+        }
+        #from_json
+    }
+}
+
+/// The direct decoder of a `keep_unknown` patch struct (`json_reader`): its
+/// members in one loop, each known one read by its field's helper, the
+/// others kept, as the visitor does; anything else bails (see
+/// `acp_bindings::json::fast`).
+fn from_json(item: &syn::Ident, readers: &[Reader<'_>]) -> TokenStream {
+    let fast = quote!(::acp_bindings::json::fast);
+    let slots: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("v{i}")).collect();
+    let types = readers.iter().map(|r| &r.ty);
+    let arms = readers.iter().zip(&slots).map(|(r, slot)| {
+        let (ty, helper) = (&r.ty, &r.helper);
+        let names = std::iter::once(&r.field.wire).flatten().chain(&r.field.aliases);
+        let value = if helper == "Plain" {
+            quote!(<#ty as #fast::FromJson<'de>>::read(r)?)
+        } else {
+            quote!(<::acp_bindings::patch::de::#helper as #fast::Rule<'de, #ty>>::read(r)?)
+        };
+        quote! {
+            #(#names)|* => {
+                if #slot.is_some() {
+                    return ::core::result::Result::Err(#fast::Bail);
+                }
+                #slot = ::core::option::Option::Some(#value);
+            }
+        }
+    });
+    let inits = readers.iter().zip(&slots).map(|(r, slot)| {
+        let id = &r.field.ident;
+        if r.required {
+            quote!(#id: #slot.ok_or(#fast::Bail)?)
+        } else {
+            quote!(#id: #slot.unwrap_or_default())
+        }
+    });
+    quote! {
+        impl<'de> #fast::FromJson<'de> for #item {
+            #[inline]
+            fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                let more = r.open()?;
+                <Self as #fast::FromJson<'de>>::rest(r, more)
+            }
+
+            fn rest(r: &mut #fast::Reader<'de>, mut more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                let mut rest = ::acp_bindings::runtime::Extra::new();
+                while more {
+                    match r.key()? {
+                        #(#arms)*
+                        other => {
+                            let value = r.serde::<::serde_json::Value>()?;
+                            rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                        }
+                    }
+                    more = r.next_member()?;
+                }
+                ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
             }
         }
     }

@@ -13,6 +13,10 @@ pub struct Entity {
     /// not name (an `additional_properties: Extra` field and a generated
     /// `Deserialize`); every field then names its wire key with `rename`.
     pub keep_unknown: bool,
+    /// `#[acp(json_reader)]`, written by the bindings' generator (not for
+    /// users' structs): the patch type gets a direct decoder for
+    /// `acp_bindings::json::from_str` (`json::fast::FromJson`).
+    pub json_reader: bool,
     /// `#[serde(...)]` attributes of the struct, copied onto the patch type.
     pub serde_attrs: Vec<Attribute>,
     /// The patch type's docs: `#[acp(patch_doc = "..")]`, or else the
@@ -119,6 +123,7 @@ impl Entity {
         let mut patch_doc: Option<LitStr> = None;
         let mut strict = false;
         let mut keep_unknown = false;
+        let mut json_reader = false;
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
             let r = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("patch") {
@@ -130,6 +135,8 @@ impl Entity {
                     strict = true;
                 } else if meta.path.is_ident("keep_unknown") {
                     keep_unknown = true;
+                } else if meta.path.is_ident("json_reader") {
+                    json_reader = true;
                 } else {
                     let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
                     return Err(
@@ -305,6 +312,7 @@ impl Entity {
             patch,
             strict,
             keep_unknown,
+            json_reader,
             serde_attrs,
             docs,
             non_exhaustive,

@@ -11,6 +11,7 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use serde::Deserialize;
 use serde_json::Error;
 
+use super::fast::Bail;
 use super::{next_escape, RAW_VALUE};
 
 /// Decodes `text` as a `T`: the value or error `serde_json::from_str` gives,
@@ -41,7 +42,11 @@ fn decline() -> Error {
     de::Error::custom("")
 }
 
-struct Reader<'de> {
+/// The reader: the text, the position, and how deep objects and arrays nest
+/// there. It is the `Deserializer` of [`from_str`] and, through
+/// [`super::fast`], the cursor of the generated direct decoders.
+#[doc(hidden)]
+pub struct Reader<'de> {
     text: &'de str,
     at: usize,
     depth: u32,
@@ -347,6 +352,172 @@ impl<'de> Reader<'de> {
     }
 }
 
+/// The cursor API of the generated direct decoders ([`super::fast`]): each
+/// method reads one piece of JSON as strictly as the `Deserializer` does,
+/// and fails with [`Bail`] where that one would decline.
+impl<'de> Reader<'de> {
+    /// A reader of `text` at `at`, inside `depth` objects and arrays.
+    pub(super) fn at(text: &'de str, at: usize, depth: u32) -> Self {
+        Reader { text, at, depth }
+    }
+
+    /// The position and nesting depth.
+    pub(super) fn position(&self) -> (usize, u32) {
+        (self.at, self.depth)
+    }
+
+    /// Hands the object that starts here to a generated visitor that reads it
+    /// directly ([`super::fast`]): the visitor gets the text, the position
+    /// travels beside it, and the position after the object comes back.
+    #[inline]
+    fn direct<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if self.peek()? != b'{' {
+            return Err(decline());
+        }
+        super::fast::hand_over(self.at, self.depth);
+        let value = visitor.visit_borrowed_str::<Error>(self.text);
+        match (super::fast::take_back(), value) {
+            (Some((at, depth)), Ok(value)) if depth == self.depth => {
+                self.at = at;
+                Ok(value)
+            }
+            _ => Err(decline()),
+        }
+    }
+
+    /// Opens an object: `Ok(true)` when it has members (the first key is
+    /// next), `Ok(false)` when it is empty (and already closed).
+    #[inline]
+    pub fn open(&mut self) -> Result<bool, Bail> {
+        if self.peek().map_err(bail)? != b'{' {
+            return Err(Bail);
+        }
+        self.enter().map_err(bail)?;
+        self.at += 1;
+        self.more(b'}')
+    }
+
+    /// Whether a container just opened has items; an empty one is closed.
+    #[inline]
+    fn more(&mut self, close: u8) -> Result<bool, Bail> {
+        if self.peek().map_err(bail)? == close {
+            self.at += 1;
+            self.depth -= 1;
+            Ok(false)
+        } else {
+            Ok(true)
+        }
+    }
+
+    /// A member's name and its `:`. A name with an escape bails (the
+    /// `Deserializer` reads it).
+    #[inline]
+    pub fn key(&mut self) -> Result<&'de str, Bail> {
+        if self.peek().map_err(bail)? != b'"' {
+            return Err(Bail);
+        }
+        let key = match self.string().map_err(bail)? {
+            Text::Borrowed(k) => k,
+            Text::Owned(_) => return Err(Bail),
+        };
+        self.eat(b':').map_err(bail)?;
+        Ok(key)
+    }
+
+    /// After a member: `Ok(true)` for a `,` (another member follows),
+    /// `Ok(false)` for the closing `}`.
+    #[inline]
+    pub fn next_member(&mut self) -> Result<bool, Bail> {
+        self.separator(b'}')
+    }
+
+    #[inline]
+    fn separator(&mut self, close: u8) -> Result<bool, Bail> {
+        match self.peek().map_err(bail)? {
+            b',' => {
+                self.at += 1;
+                Ok(true)
+            }
+            c if c == close => {
+                self.at += 1;
+                self.depth -= 1;
+                Ok(false)
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// Opens an array: `Ok(true)` when it has items.
+    #[inline]
+    pub fn open_array(&mut self) -> Result<bool, Bail> {
+        if self.peek().map_err(bail)? != b'[' {
+            return Err(Bail);
+        }
+        self.enter().map_err(bail)?;
+        self.at += 1;
+        self.more(b']')
+    }
+
+    /// After an item: `Ok(true)` for a `,`, `Ok(false)` for the closing `]`.
+    #[inline]
+    pub fn next_item(&mut self) -> Result<bool, Bail> {
+        self.separator(b']')
+    }
+
+    /// Whether the next value is `null` (consumed if it is).
+    #[inline]
+    pub fn null(&mut self) -> Result<bool, Bail> {
+        if self.peek().map_err(bail)? == b'n' {
+            self.literal(b"null").map_err(bail)?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// The next byte after whitespace (not consumed).
+    #[inline]
+    pub fn peek_byte(&mut self) -> Result<u8, Bail> {
+        self.peek().map_err(bail)
+    }
+
+    /// A string: borrowed when it has no escape.
+    #[inline]
+    pub fn str(&mut self) -> Result<std::borrow::Cow<'de, str>, Bail> {
+        if self.peek().map_err(bail)? != b'"' {
+            return Err(Bail);
+        }
+        Ok(match self.string().map_err(bail)? {
+            Text::Borrowed(s) => std::borrow::Cow::Borrowed(s),
+            Text::Owned(s) => std::borrow::Cow::Owned(s),
+        })
+    }
+
+    /// Skips one value, as strictly as `serde_json` skips one.
+    #[inline]
+    pub fn skip_value(&mut self) -> Result<(), Bail> {
+        self.skip().map_err(bail)
+    }
+
+    /// One value read by its `Deserialize` impl through this reader.
+    #[inline]
+    pub fn serde<T: Deserialize<'de>>(&mut self) -> Result<T, Bail> {
+        T::deserialize(self).map_err(bail)
+    }
+
+    /// One value read by a seed through this reader.
+    #[inline]
+    pub fn seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Bail> {
+        seed.deserialize(self).map_err(bail)
+    }
+}
+
+/// Drops a reader error: a direct decoder that bails is decoded again.
+#[inline]
+fn bail(_: Error) -> Bail {
+    Bail
+}
+
 /// A string's text.
 enum Text<'de> {
     Borrowed(&'de str),
@@ -459,10 +630,13 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
+        if name == super::fast::STRUCT {
+            return self.direct(visitor);
+        }
         // serde_json also reads a struct from an array; this reader declines.
         self.deserialize_map(visitor)
     }

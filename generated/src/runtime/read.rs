@@ -51,6 +51,8 @@ macro_rules! readers {
                 $f(d)
             }
         }
+        // A direct decoder runs the rule through its reader.
+        impl<'de, $($g)*> $crate::json::fast::Rule<'de, $t> for $marker {}
     )*};
 }
 pub(crate) use readers;
@@ -90,7 +92,29 @@ macro_rules! list_readers {
                 de::items(d)
             }
         }
+        crate::runtime::read::list_rules!(LenientItems $list);
+        crate::runtime::read::list_rules!(Items $list);
     )*};
 }
+
+/// The direct decoders' reading of a list rule (`M`, a reader of the list
+/// shape `$list` of `T`): an array is read item by item (a bad item bails,
+/// and the rule's visitor drops it); anything else runs the rule.
+macro_rules! list_rules {
+    ($m:ident $list:ty) => {
+        impl<'de, T: for<'a> $crate::json::fast::FromJson<'a>> $crate::json::fast::Rule<'de, $list> for $m {
+            #[inline]
+            fn read(
+                r: &mut $crate::json::fast::Reader<'de>,
+            ) -> ::core::result::Result<$list, $crate::json::fast::Bail> {
+                if r.peek_byte()? == b'[' {
+                    return $crate::json::fast::items(r).map(<$list as $crate::runtime::de::Shape>::wrap);
+                }
+                <Self as $crate::runtime::read::Reader<$list>>::read(r).map_err(|_| $crate::json::fast::Bail)
+            }
+        }
+    };
+}
+pub(crate) use list_rules;
 
 list_readers!(Vec<T>, Option<Vec<T>>, Nullable<Vec<T>>);

@@ -1535,6 +1535,7 @@ impl ::core::fmt::Display for SessionId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2270,8 +2271,184 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCallUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCallUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<ToolKind>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<ToolCallStatus>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>,
+        > = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>,
+        > = ::core::option::Option::None;
+        let mut v7: ::core::option::Option<
+            ::core::option::Option<::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut v8: ::core::option::Option<
+            ::core::option::Option<::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut v9: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "toolCallId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "kind" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<ToolKind>,
+                        >>::read(r)?,
+                    );
+                }
+                "status" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<ToolCallStatus>,
+                        >>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>,
+                        >>::read(r)?,
+                    );
+                }
+                "locations" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>,
+                        >>::read(r)?,
+                    );
+                }
+                "rawInput" => {
+                    if v7.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v7 = ::core::option::Option::Some(
+                        <crate::runtime::read::Any as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<::serde_json::Value>,
+                        >>::read(r)?,
+                    );
+                }
+                "rawOutput" => {
+                    if v8.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v8 = ::core::option::Option::Some(
+                        <crate::runtime::read::Any as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<::serde_json::Value>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v9.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v9 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCallUpdate {
+            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
+            kind: v1.unwrap_or_default(),
+            status: v2.unwrap_or_default(),
+            title: v3.unwrap_or_default(),
+            name: v4.unwrap_or_default(),
+            content: v5.unwrap_or_default(),
+            locations: v6.unwrap_or_default(),
+            raw_input: v7.unwrap_or_default(),
+            raw_output: v8.unwrap_or_default(),
+            meta: v9.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallUpdate {
@@ -2469,6 +2646,7 @@ impl ::core::fmt::Display for ToolCallId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2628,6 +2806,7 @@ impl crate::runtime::de::Scalar for ToolKind {
         v.parse().ok()
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ToolKind {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2753,6 +2932,7 @@ impl crate::runtime::de::Scalar for ToolCallStatus {
         v.parse().ok()
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallStatus {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2918,6 +3098,39 @@ impl ::core::convert::From<Terminal> for ToolCallContent {
     /// The `terminal` arm.
     fn from(value: Terminal) -> Self {
         Self::Terminal(value)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "content" => {
+                <Content as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Content)
+            }
+            "diff" => {
+                <Diff as crate::json::fast::FromJson<'de>>::rest(r, more).map(Self::Diff)
+            }
+            "terminal" => {
+                <Terminal as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Terminal)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(feature = "schemars")]
@@ -3146,6 +3359,52 @@ impl ::core::convert::From<EmbeddedResource> for ContentBlock {
         Self::Resource(::std::boxed::Box::new(value))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ContentBlock {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "text" => {
+                <TextContent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Text)
+            }
+            "image" => {
+                <ImageContent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Image)
+            }
+            "audio" => {
+                <AudioContent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Audio)
+            }
+            "resource_link" => {
+                <::std::boxed::Box<
+                    ResourceLink,
+                > as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ResourceLink)
+            }
+            "resource" => {
+                <::std::boxed::Box<
+                    EmbeddedResource,
+                > as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Resource)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentBlock {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3351,8 +3610,103 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Annotations, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Annotations", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Annotations {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<Role>>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<crate::runtime::Number>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "audience" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<Role>>,
+                        >>::read(r)?,
+                    );
+                }
+                "lastModified" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "priority" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<crate::runtime::Number>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Annotations {
+            audience: v0.unwrap_or_default(),
+            last_modified: v1.unwrap_or_default(),
+            priority: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Annotations {
@@ -3502,6 +3856,7 @@ impl crate::runtime::de::Scalar for Role {
         v.parse().ok()
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for Role {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3637,8 +3992,83 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TextContent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TextContent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TextContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "annotations" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "text" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TextContent {
+            annotations: v0.unwrap_or_default(),
+            text: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextContent {
@@ -3851,8 +4281,110 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ImageContent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ImageContent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "annotations" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "data" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ImageContent {
+            annotations: v0.unwrap_or_default(),
+            data: v1.ok_or(crate::json::fast::Bail)?,
+            mime_type: v2.ok_or(crate::json::fast::Bail)?,
+            uri: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ImageContent {
@@ -4053,8 +4585,95 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<AudioContent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("AudioContent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "annotations" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "data" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(AudioContent {
+            annotations: v0.unwrap_or_default(),
+            data: v1.ok_or(crate::json::fast::Bail)?,
+            mime_type: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AudioContent {
@@ -4356,8 +4975,153 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ResourceLink, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ResourceLink", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<crate::runtime::Nullable<i64>> = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v7: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "annotations" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "size" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<i64>,
+                        >>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v7.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v7 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ResourceLink {
+            annotations: v0.unwrap_or_default(),
+            description: v1.unwrap_or_default(),
+            mime_type: v2.unwrap_or_default(),
+            name: v3.ok_or(crate::json::fast::Bail)?,
+            size: v4.unwrap_or_default(),
+            title: v5.unwrap_or_default(),
+            uri: v6.ok_or(crate::json::fast::Bail)?,
+            meta: v7.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ResourceLink {
@@ -4516,6 +5280,7 @@ impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResourceResource {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4677,8 +5442,97 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TextResourceContents, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TextResourceContents", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "mimeType" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "text" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TextResourceContents {
+            mime_type: v0.unwrap_or_default(),
+            text: v1.ok_or(crate::json::fast::Bail)?,
+            uri: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextResourceContents {
@@ -4862,8 +5716,97 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<BlobResourceContents, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("BlobResourceContents", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "blob" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(BlobResourceContents {
+            blob: v0.ok_or(crate::json::fast::Bail)?,
+            mime_type: v1.unwrap_or_default(),
+            uri: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BlobResourceContents {
@@ -5034,8 +5977,83 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<EmbeddedResource, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("EmbeddedResource", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<EmbeddedResourceResource> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "annotations" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "resource" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <EmbeddedResourceResource as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(EmbeddedResource {
+            annotations: v0.unwrap_or_default(),
+            resource: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl EmbeddedResource {
@@ -5189,8 +6207,68 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Content, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Content", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Content {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "content" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Content {
+            content: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Content {
@@ -5371,8 +6449,97 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Diff, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Diff", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Diff {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "path" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "oldText" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "newText" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Diff {
+            path: v0.ok_or(crate::json::fast::Bail)?,
+            old_text: v1.unwrap_or_default(),
+            new_text: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Diff {
@@ -5483,6 +6650,7 @@ impl ::core::fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for TerminalId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -5596,8 +6764,68 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Terminal, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Terminal", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Terminal {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "terminalId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Terminal {
+            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Terminal {
@@ -5762,8 +6990,83 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCallLocation, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCallLocation", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<u32>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "path" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "line" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u32>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCallLocation {
+            path: v0.ok_or(crate::json::fast::Bail)?,
+            line: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallLocation {
@@ -19064,6 +20367,7 @@ impl ::core::fmt::Display for SessionModeId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionModeId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionModeId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19362,6 +20666,7 @@ impl SessionConfigOption {
         self
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOption {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19519,6 +20824,36 @@ impl ::core::convert::From<SessionConfigBoolean> for SessionConfigOptionType {
         Self::Boolean(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionType {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "select" => {
+                <SessionConfigSelect as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Select)
+            }
+            "boolean" => {
+                <SessionConfigBoolean as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Boolean)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19607,6 +20942,7 @@ impl ::core::fmt::Display for SessionConfigId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19768,6 +21104,7 @@ impl crate::runtime::de::Scalar for SessionConfigOptionCategory {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionCategory {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19843,6 +21180,7 @@ impl ::core::fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigValueId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigValueId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19922,6 +21260,7 @@ for SessionConfigSelectOptions {
         Self::Grouped(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20083,8 +21422,97 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigSelectOption, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigSelectOption", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "value" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionConfigValueId as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigSelectOption {
+            value: v0.ok_or(crate::json::fast::Bail)?,
+            name: v1.ok_or(crate::json::fast::Bail)?,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectOption {
@@ -20270,8 +21698,95 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigSelectGroup, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigSelectGroup", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionConfigGroupId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::vec::Vec<SessionConfigSelectOption>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "group" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionConfigGroupId as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "options" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<SessionConfigSelectOption>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigSelectGroup {
+            group: v0.ok_or(crate::json::fast::Bail)?,
+            name: v1.ok_or(crate::json::fast::Bail)?,
+            options: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectGroup {
@@ -20387,6 +21902,7 @@ impl ::core::fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigGroupId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigGroupId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20475,8 +21991,65 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigSelect, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigSelect", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<SessionConfigSelectOptions> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "currentValue" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionConfigValueId as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "options" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <SessionConfigSelectOptions as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigSelect {
+            current_value: v0.ok_or(crate::json::fast::Bail)?,
+            options: v1.ok_or(crate::json::fast::Bail)?,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelect {
@@ -20580,8 +22153,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigBoolean, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigBoolean", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "currentValue" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <bool as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigBoolean {
+            current_value: v0.ok_or(crate::json::fast::Bail)?,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigBoolean {
@@ -23856,8 +25472,78 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionNotification, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionNotification", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionNotification {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<SessionUpdate> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "sessionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "update" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <SessionUpdate as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionNotification {
+            session_id: v0.ok_or(crate::json::fast::Bail)?,
+            update: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionNotification {
@@ -24320,6 +26006,88 @@ impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
     /// The `compaction_summary_chunk` arm.
     fn from(value: CompactionSummaryChunk) -> Self {
         Self::CompactionSummaryChunk(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "sessionUpdate" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "user_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UserMessageChunk)
+            }
+            "agent_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentMessageChunk)
+            }
+            "agent_thought_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentThoughtChunk)
+            }
+            "tool_call" => {
+                <ToolCall as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCall)
+            }
+            "tool_call_update" => {
+                <ToolCallUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCallUpdate)
+            }
+            "plan" => {
+                <Plan as crate::json::fast::FromJson<'de>>::rest(r, more).map(Self::Plan)
+            }
+            "available_commands_update" => {
+                <AvailableCommandsUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::AvailableCommandsUpdate)
+            }
+            "current_mode_update" => {
+                <CurrentModeUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::CurrentModeUpdate)
+            }
+            "config_option_update" => {
+                <ConfigOptionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ConfigOptionUpdate)
+            }
+            "session_info_update" => {
+                <SessionInfoUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionInfoUpdate)
+            }
+            "usage_update" => {
+                <UsageUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UsageUpdate)
+            }
+            "notice" => {
+                <Notice as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Notice)
+            }
+            "compaction_update" => {
+                <CompactionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::CompactionUpdate)
+            }
+            "compaction_summary_chunk" => {
+                <CompactionSummaryChunk as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::CompactionSummaryChunk)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -24957,6 +26725,108 @@ impl ::core::convert::From<SessionMessageChunk> for SessionUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "sessionUpdate" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "user_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UserMessageChunk)
+            }
+            "agent_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentMessageChunk)
+            }
+            "agent_thought_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentThoughtChunk)
+            }
+            "tool_call" => {
+                <ToolCall as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCall)
+            }
+            "tool_call_update" => {
+                <ToolCallUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCallUpdate)
+            }
+            "plan" => {
+                <Plan as crate::json::fast::FromJson<'de>>::rest(r, more).map(Self::Plan)
+            }
+            "plan_update" => {
+                <PlanUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::PlanUpdate)
+            }
+            "plan_removed" => {
+                <PlanRemoved as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::PlanRemoved)
+            }
+            "available_commands_update" => {
+                <AvailableCommandsUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::AvailableCommandsUpdate)
+            }
+            "current_mode_update" => {
+                <CurrentModeUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::CurrentModeUpdate)
+            }
+            "config_option_update" => {
+                <ConfigOptionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ConfigOptionUpdate)
+            }
+            "session_info_update" => {
+                <SessionInfoUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionInfoUpdate)
+            }
+            "usage_update" => {
+                <UsageUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UsageUpdate)
+            }
+            "notice" => {
+                <Notice as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Notice)
+            }
+            "compaction_update" => {
+                <CompactionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::CompactionUpdate)
+            }
+            "compaction_summary_chunk" => {
+                <CompactionSummaryChunk as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::CompactionSummaryChunk)
+            }
+            "subagent_update" => {
+                <SubagentUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SubagentUpdate)
+            }
+            "session_message" => {
+                <SessionMessage as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionMessage)
+            }
+            "session_message_chunk" => {
+                <SessionMessageChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionMessageChunk)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -25127,6 +26997,7 @@ impl ::core::fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for MessageId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -25265,8 +27136,81 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ContentChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ContentChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<MessageId>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "content" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "messageId" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MessageId>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ContentChunk {
+            content: v0.ok_or(crate::json::fast::Bail)?,
+            message_id: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ContentChunk {
@@ -25629,8 +27573,181 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCall, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCall", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCall {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<::core::option::Option<ToolKind>> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<::core::option::Option<ToolCallStatus>> = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<
+            ::core::option::Option<::std::vec::Vec<ToolCallContent>>,
+        > = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<
+            ::core::option::Option<::std::vec::Vec<ToolCallLocation>>,
+        > = ::core::option::Option::None;
+        let mut v7: ::core::option::Option<
+            ::core::option::Option<::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut v8: ::core::option::Option<
+            ::core::option::Option<::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut v9: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "toolCallId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "kind" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<ToolKind>,
+                        >>::read(r)?,
+                    );
+                }
+                "status" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<ToolCallStatus>,
+                        >>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<::std::vec::Vec<ToolCallContent>>,
+                        >>::read(r)?,
+                    );
+                }
+                "locations" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<::std::vec::Vec<ToolCallLocation>>,
+                        >>::read(r)?,
+                    );
+                }
+                "rawInput" => {
+                    if v7.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v7 = ::core::option::Option::Some(
+                        <crate::runtime::read::Any as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<::serde_json::Value>,
+                        >>::read(r)?,
+                    );
+                }
+                "rawOutput" => {
+                    if v8.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v8 = ::core::option::Option::Some(
+                        <crate::runtime::read::Any as crate::json::fast::Rule<
+                            'de,
+                            ::core::option::Option<::serde_json::Value>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v9.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v9 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCall {
+            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
+            title: v1.ok_or(crate::json::fast::Bail)?,
+            name: v2.unwrap_or_default(),
+            kind: v3.unwrap_or_default(),
+            status: v4.unwrap_or_default(),
+            content: v5.unwrap_or_default(),
+            locations: v6.unwrap_or_default(),
+            raw_input: v7.unwrap_or_default(),
+            raw_output: v8.unwrap_or_default(),
+            meta: v9.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCall {
@@ -25887,8 +28004,90 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanEntry, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanEntry", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<PlanEntryPriority> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<PlanEntryStatus> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "content" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "priority" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <PlanEntryPriority as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "status" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <PlanEntryStatus as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanEntry {
+            content: v0.ok_or(crate::json::fast::Bail)?,
+            priority: v1.ok_or(crate::json::fast::Bail)?,
+            status: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanEntry {
@@ -26041,6 +28240,7 @@ impl crate::runtime::de::Scalar for PlanEntryPriority {
         v.parse().ok()
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryPriority {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -26154,6 +28354,7 @@ impl crate::runtime::de::Scalar for PlanEntryStatus {
         v.parse().ok()
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryStatus {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -26278,8 +28479,71 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Plan, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Plan", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Plan {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::vec::Vec<PlanEntry>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "entries" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<PlanEntry>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Plan {
+            entries: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Plan {
@@ -26454,8 +28718,97 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<AvailableCommand, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("AvailableCommand", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<AvailableCommandInput>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "name" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "input" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<AvailableCommandInput>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(AvailableCommand {
+            name: v0.ok_or(crate::json::fast::Bail)?,
+            description: v1.ok_or(crate::json::fast::Bail)?,
+            input: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AvailableCommand {
@@ -26559,6 +28912,7 @@ impl ::core::convert::From<UnstructuredCommandInput> for AvailableCommandInput {
         Self::Unstructured(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandInput {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandInput {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -26675,8 +29029,70 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<UnstructuredCommandInput, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("UnstructuredCommandInput", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for UnstructuredCommandInput {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "hint" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(UnstructuredCommandInput {
+            hint: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UnstructuredCommandInput {
@@ -26819,8 +29235,71 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<AvailableCommandsUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("AvailableCommandsUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::vec::Vec<AvailableCommand>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "availableCommands" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<AvailableCommand>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(AvailableCommandsUpdate {
+            available_commands: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AvailableCommandsUpdate {
@@ -26962,8 +29441,68 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<CurrentModeUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("CurrentModeUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for CurrentModeUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionModeId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "currentModeId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionModeId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(CurrentModeUpdate {
+            current_mode_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CurrentModeUpdate {
@@ -27112,8 +29651,71 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ConfigOptionUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ConfigOptionUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::vec::Vec<SessionConfigOption>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "configOptions" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<SessionConfigOption>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ConfigOptionUpdate {
+            config_options: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ConfigOptionUpdate {
@@ -27295,8 +29897,88 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionInfoUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionInfoUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionInfoUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "title" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "updatedAt" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionInfoUpdate {
+            title: v0.unwrap_or_default(),
+            updated_at: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionInfoUpdate {
@@ -27460,8 +30142,82 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Cost, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Cost", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Cost {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Number> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "amount" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::Number as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "currency" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Cost {
+            amount: v0.ok_or(crate::json::fast::Bail)?,
+            currency: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Cost {
@@ -27633,8 +30389,91 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<UsageUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("UsageUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for UsageUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<Cost>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "used" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "size" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "cost" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Cost>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(UsageUpdate {
+            used: v0.ok_or(crate::json::fast::Bail)?,
+            size: v1.ok_or(crate::json::fast::Bail)?,
+            cost: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UsageUpdate {
@@ -27812,6 +30651,7 @@ impl crate::runtime::de::Scalar for NoticeSeverity {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for NoticeSeverity {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -27985,8 +30825,97 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Notice, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Notice", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Notice {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<NoticeSeverity> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "severity" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <NoticeSeverity as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        crate::runtime::de::checked_str::<
+                            _,
+                            __StrRule__defs_Notice_properties_title,
+                        >(&mut *r)
+                            .map_err(|_| crate::json::fast::Bail)?,
+                    );
+                }
+                "description" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Notice {
+            severity: v0.ok_or(crate::json::fast::Bail)?,
+            title: v1.ok_or(crate::json::fast::Bail)?,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Notice {
@@ -28117,6 +31046,7 @@ impl ::core::fmt::Display for CompactionId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for CompactionId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28273,6 +31203,7 @@ impl crate::runtime::de::Scalar for CompactionStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for CompactionStatus {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28450,8 +31381,108 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<CompactionUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("CompactionUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<CompactionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<CompactionStatus> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "compactionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "status" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <CompactionStatus as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "summary" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+                        >>::read(r)?,
+                    );
+                }
+                "error" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(CompactionUpdate {
+            compaction_id: v0.ok_or(crate::json::fast::Bail)?,
+            status: v1.ok_or(crate::json::fast::Bail)?,
+            summary: v2.unwrap_or_default(),
+            error: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CompactionUpdate {
@@ -28637,8 +31668,78 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<CompactionSummaryChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("CompactionSummaryChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<CompactionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "compactionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(CompactionSummaryChunk {
+            compaction_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CompactionSummaryChunk {
@@ -46732,8 +49833,128 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Usage, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Usage", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for Usage {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "totalTokens" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "inputTokens" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "outputTokens" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "thoughtTokens" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "cachedReadTokens" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "cachedWriteTokens" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Usage {
+            total_tokens: v0.ok_or(crate::json::fast::Bail)?,
+            input_tokens: v1.ok_or(crate::json::fast::Bail)?,
+            output_tokens: v2.ok_or(crate::json::fast::Bail)?,
+            thought_tokens: v3.unwrap_or_default(),
+            cached_read_tokens: v4.unwrap_or_default(),
+            cached_write_tokens: v5.unwrap_or_default(),
+            meta: v6.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -46958,6 +50179,41 @@ impl ::core::convert::From<PlanMarkdown> for PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanUpdateContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "items" => {
+                <PlanItems as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Items)
+            }
+            "file" => {
+                <PlanFile as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::File)
+            }
+            "markdown" => {
+                <PlanMarkdown as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Markdown)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -47060,6 +50316,8 @@ impl ::core::fmt::Display for PlanId {
         f.write_str(&self.0)
     }
 }
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanId {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanId {
@@ -47198,8 +50456,82 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanItems, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanItems", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::vec::Vec<PlanEntry>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "entries" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<PlanEntry>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanItems {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            entries: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -47364,8 +50696,81 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanFile, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanFile", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanFile {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            uri: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -47526,8 +50931,81 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanMarkdown, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanMarkdown", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanMarkdown {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -47675,8 +51153,69 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanUpdateContent> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "plan" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanUpdateContent as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanUpdate {
+            plan: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -47822,8 +51361,69 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanRemoved, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanRemoved", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanRemoved {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -47983,8 +51583,74 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SubagentSessionCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SubagentSessionCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<SessionCancelCapabilities>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "cancel" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<SessionCancelCapabilities>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SubagentSessionCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48128,8 +51794,59 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionCancelCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionCancelCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48353,6 +52070,47 @@ impl ::core::convert::From<UnknownStateUpdate> for StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for StateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "state" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "running" => {
+                <RunningStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Running)
+            }
+            "idle" => {
+                <IdleStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Idle)
+            }
+            "requires_action" => {
+                <RequiresActionStateUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::RequiresAction)
+            }
+            "unknown" => {
+                <UnknownStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Unknown)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -48474,8 +52232,59 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<RunningStateUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("RunningStateUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(RunningStateUpdate {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48593,8 +52402,55 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ErrorStopReason, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ErrorStopReason", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Error>> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "error" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Error>,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ErrorStopReason {
+            error: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48700,6 +52556,8 @@ impl IdleStateUpdate {
         self
     }
 }
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
@@ -48951,6 +52809,53 @@ impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdateStopReason {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "stopReason" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "end_turn" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "max_tokens" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::MaxTokens)
+            }
+            "max_turn_requests" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            "refusal" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::Refusal)
+            }
+            "cancelled" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "error" => {
+                <ErrorStopReason as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Error)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -49054,8 +52959,59 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<RequiresActionStateUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("RequiresActionStateUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(RequiresActionStateUpdate {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49186,8 +53142,59 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<UnknownStateUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("UnknownStateUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(UnknownStateUpdate {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49535,8 +53542,155 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SubagentUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SubagentUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SubagentUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<SubagentSessionCapabilities>,
+        > = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<crate::runtime::Nullable<StateUpdate>> = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>,
+        > = ::core::option::Option::None;
+        let mut v7: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "sessionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "capabilities" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<SubagentSessionCapabilities>,
+                        >>::read(r)?,
+                    );
+                }
+                "state" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<StateUpdate>,
+                        >>::read(r)?,
+                    );
+                }
+                "cwd" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::Nullable<
+                            ::std::string::String,
+                        > as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "additionalDirectories" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::Nullable<
+                            ::std::vec::Vec<::std::string::String>,
+                        > as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v7.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v7 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SubagentUpdate {
+            session_id: v0.ok_or(crate::json::fast::Bail)?,
+            title: v1.unwrap_or_default(),
+            description: v2.unwrap_or_default(),
+            capabilities: v3.unwrap_or_default(),
+            state: v4.unwrap_or_default(),
+            cwd: v5.unwrap_or_default(),
+            additional_directories: v6.unwrap_or_default(),
+            meta: v7.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49898,8 +54052,136 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionMessage, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionMessage", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionMessage {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<SessionId>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<SessionId>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<crate::runtime::Nullable<MessageId>> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<crate::runtime::Nullable<MessageId>> = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+        > = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "messageId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "senderSessionId" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<SessionId>,
+                        >>::read(r)?,
+                    );
+                }
+                "recipientSessionId" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<SessionId>,
+                        >>::read(r)?,
+                    );
+                }
+                "senderMessageId" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MessageId>,
+                        >>::read(r)?,
+                    );
+                }
+                "recipientMessageId" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MessageId>,
+                        >>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionMessage {
+            message_id: v0.ok_or(crate::json::fast::Bail)?,
+            sender_session_id: v1.unwrap_or_default(),
+            recipient_session_id: v2.unwrap_or_default(),
+            sender_message_id: v3.unwrap_or_default(),
+            recipient_message_id: v4.unwrap_or_default(),
+            content: v5.unwrap_or_default(),
+            meta: v6.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -50117,8 +54399,79 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionMessageChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionMessageChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "messageId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionMessageChunk {
+            message_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]

@@ -1080,6 +1080,7 @@ impl ::core::fmt::Display for SessionId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1283,7 +1284,8 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
 #[acp(
     patch = "ToolCallUpdate",
     patch_doc = "Represents an upsert for a tool call that the language model has requested.\n\nTool calls are actions that the agent executes on behalf of the language model,\nsuch as reading files, executing code, or fetching data from external sources.\n\nOnly `toolCallId` is required. Other fields have patch semantics:\nomitted fields leave the existing tool call value unchanged, `null` clears or\nunsets the value, and concrete values replace the previous value. For\ncollection fields, concrete arrays replace the previous collection, and both\n`null` and `[]` clear the collection. A concrete `_meta` object instead\npatches the stored metadata by top-level key. When a client receives a tool\ncall ID it has not seen before, omitted fields start at their protocol defaults.\n\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct ToolCall {
@@ -1482,6 +1484,7 @@ impl ::core::fmt::Display for ToolCallId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1682,6 +1685,7 @@ impl crate::runtime::de::Scalar for ToolKind {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ToolKind {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1861,6 +1865,7 @@ impl crate::runtime::de::Scalar for ToolCallStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallStatus {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2047,6 +2052,39 @@ impl ::core::convert::From<Terminal> for ToolCallContent {
     /// The `terminal` arm.
     fn from(value: Terminal) -> Self {
         Self::Terminal(value)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "content" => {
+                <Content as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Content)
+            }
+            "diff" => {
+                <Diff as crate::json::fast::FromJson<'de>>::rest(r, more).map(Self::Diff)
+            }
+            "terminal" => {
+                <Terminal as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Terminal)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(feature = "schemars")]
@@ -2297,6 +2335,52 @@ impl ::core::convert::From<EmbeddedResource> for ContentBlock {
         Self::Resource(::std::boxed::Box::new(value))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ContentBlock {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "text" => {
+                <TextContent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Text)
+            }
+            "image" => {
+                <ImageContent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Image)
+            }
+            "audio" => {
+                <AudioContent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Audio)
+            }
+            "resource_link" => {
+                <::std::boxed::Box<
+                    ResourceLink,
+                > as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ResourceLink)
+            }
+            "resource" => {
+                <::std::boxed::Box<
+                    EmbeddedResource,
+                > as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Resource)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentBlock {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2521,8 +2605,108 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Annotations, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Annotations", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Annotations {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<Role>>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<crate::runtime::Number>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "audience" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<Role>>,
+                        >>::read(r)?,
+                    );
+                }
+                "lastModified" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "priority" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        crate::runtime::de::opt_float_in_range::<
+                            _,
+                            _,
+                            0x0,
+                            0x3ff0000000000000,
+                            true,
+                            __Bound__defs_Annotations_properties_priority,
+                        >(&mut *r)
+                            .map_err(|_| crate::json::fast::Bail)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Annotations {
+            audience: v0.unwrap_or_default(),
+            last_modified: v1.unwrap_or_default(),
+            priority: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Annotations {
@@ -2716,6 +2900,7 @@ impl crate::runtime::de::Scalar for Role {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for Role {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2853,8 +3038,83 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TextContent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TextContent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TextContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "text" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "annotations" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TextContent {
+            text: v0.ok_or(crate::json::fast::Bail)?,
+            annotations: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextContent {
@@ -2968,6 +3228,7 @@ impl ::core::fmt::Display for MediaType {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for MediaType {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MediaType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3148,8 +3409,108 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ImageContent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ImageContent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<MediaType> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "data" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::Base64String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <MediaType as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "annotations" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ImageContent {
+            data: v0.ok_or(crate::json::fast::Bail)?,
+            mime_type: v1.ok_or(crate::json::fast::Bail)?,
+            uri: v2.unwrap_or_default(),
+            annotations: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ImageContent {
@@ -3356,8 +3717,93 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<AudioContent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("AudioContent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<MediaType> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "data" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::Base64String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <MediaType as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "annotations" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(AudioContent {
+            data: v0.ok_or(crate::json::fast::Bail)?,
+            mime_type: v1.ok_or(crate::json::fast::Bail)?,
+            annotations: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AudioContent {
@@ -3607,8 +4053,113 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Icon, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Icon", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Icon {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<MediaType>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<crate::runtime::Nullable<IconTheme>> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "src" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MediaType>,
+                        >>::read(r)?,
+                    );
+                }
+                "sizes" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::vec::Vec<::std::string::String>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                "theme" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<IconTheme>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Icon {
+            src: v0.ok_or(crate::json::fast::Bail)?,
+            mime_type: v1.unwrap_or_default(),
+            sizes: v2.unwrap_or_default(),
+            theme: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Icon {
@@ -3799,6 +4350,7 @@ impl crate::runtime::de::Scalar for IconTheme {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for IconTheme {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IconTheme {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4099,8 +4651,166 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ResourceLink, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ResourceLink", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<Icon>>,
+        > = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<crate::runtime::Nullable<MediaType>> = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v7: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v8: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "name" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "icons" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<Icon>>,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MediaType>,
+                        >>::read(r)?,
+                    );
+                }
+                "size" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "annotations" => {
+                    if v7.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v7 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v8.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v8 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ResourceLink {
+            name: v0.ok_or(crate::json::fast::Bail)?,
+            uri: v1.ok_or(crate::json::fast::Bail)?,
+            title: v2.unwrap_or_default(),
+            description: v3.unwrap_or_default(),
+            icons: v4.unwrap_or_default(),
+            mime_type: v5.unwrap_or_default(),
+            size: v6.unwrap_or_default(),
+            annotations: v7.unwrap_or_default(),
+            meta: v8.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ResourceLink {
@@ -4274,6 +4984,7 @@ impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResourceResource {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4439,8 +5150,95 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TextResourceContents, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TextResourceContents", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<MediaType>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "text" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MediaType>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TextResourceContents {
+            text: v0.ok_or(crate::json::fast::Bail)?,
+            uri: v1.ok_or(crate::json::fast::Bail)?,
+            mime_type: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextResourceContents {
@@ -4630,8 +5428,95 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<BlobResourceContents, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("BlobResourceContents", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<MediaType>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "blob" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::Base64String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "mimeType" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<MediaType>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(BlobResourceContents {
+            blob: v0.ok_or(crate::json::fast::Bail)?,
+            uri: v1.ok_or(crate::json::fast::Bail)?,
+            mime_type: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BlobResourceContents {
@@ -4806,8 +5691,83 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<EmbeddedResource, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("EmbeddedResource", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<EmbeddedResourceResource> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "resource" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <EmbeddedResourceResource as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "annotations" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Annotations>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(EmbeddedResource {
+            resource: v0.ok_or(crate::json::fast::Bail)?,
+            annotations: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl EmbeddedResource {
@@ -4961,8 +5921,68 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Content, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Content", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Content {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "content" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Content {
+            content: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Content {
@@ -5084,6 +6104,7 @@ impl DiffChange {
         self
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for DiffChange {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffChange {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -5308,6 +6329,48 @@ impl DiffChangeOperation {
         }
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for DiffChangeOperation {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "operation" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "add" => {
+                <DiffPathChange as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Add)
+            }
+            "delete" => {
+                <DiffPathChange as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Delete)
+            }
+            "modify" => {
+                <DiffPathChange as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Modify)
+            }
+            "move" => {
+                <DiffPathPairChange as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Move)
+            }
+            "copy" => {
+                <DiffPathPairChange as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Copy)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffChangeOperation {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -5474,6 +6537,7 @@ impl crate::runtime::de::Scalar for DiffFileType {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for DiffFileType {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffFileType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -5552,6 +6616,7 @@ impl ::core::fmt::Display for AbsolutePath {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for AbsolutePath {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AbsolutePath {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -5627,8 +6692,51 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<DiffPathChange, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("DiffPathChange", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for DiffPathChange {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "path" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(DiffPathChange {
+            path: v0.ok_or(crate::json::fast::Bail)?,
+            additional_properties: rest,
+        })
     }
 }
 impl DiffPathChange {
@@ -5735,8 +6843,61 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<DiffPathPairChange, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("DiffPathPairChange", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for DiffPathPairChange {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "oldPath" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "path" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(DiffPathPairChange {
+            old_path: v0.ok_or(crate::json::fast::Bail)?,
+            path: v1.ok_or(crate::json::fast::Bail)?,
+            additional_properties: rest,
+        })
     }
 }
 impl DiffPathPairChange {
@@ -5881,8 +7042,80 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<DiffPatch, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("DiffPatch", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for DiffPatch {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<DiffPatchFormat> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "format" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <DiffPatchFormat as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "text" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(DiffPatch {
+            format: v0.ok_or(crate::json::fast::Bail)?,
+            text: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl DiffPatch {
@@ -6059,6 +7292,7 @@ impl crate::runtime::de::Scalar for DiffPatchFormat {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for DiffPatchFormat {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPatchFormat {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -6212,8 +7446,84 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Diff, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Diff", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Diff {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::vec::Vec<DiffChange>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<DiffPatch>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "changes" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Items as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<DiffChange>,
+                        >>::read(r)?,
+                    );
+                }
+                "patch" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<DiffPatch>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Diff {
+            changes: v0.ok_or(crate::json::fast::Bail)?,
+            patch: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Diff {
@@ -6328,6 +7638,7 @@ impl ::core::fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for TerminalId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -6440,8 +7751,68 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Terminal, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Terminal", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Terminal {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "terminalId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Terminal {
+            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Terminal {
@@ -6617,8 +7988,86 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCallLocation, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCallLocation", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Nullable<u32>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "path" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "line" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        crate::runtime::de::opt_int_in_range::<
+                            _,
+                            _,
+                            1,
+                            4294967295,
+                            true,
+                            __Bound__defs_ToolCallLocation_properties_line,
+                        >(&mut *r)
+                            .map_err(|_| crate::json::fast::Bail)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCallLocation {
+            path: v0.ok_or(crate::json::fast::Bail)?,
+            line: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallLocation {
@@ -6791,8 +8240,73 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCallCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCallCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<ToolCallCancelCapabilities>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "cancel" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<ToolCallCancelCapabilities>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCallCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallCapabilities {
@@ -6928,8 +8442,58 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCallCancelCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCallCancelCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallCancelCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCallCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallCancelCapabilities {
@@ -14275,6 +15839,7 @@ impl ::core::fmt::Display for ProtocolVersion {
         ::core::fmt::Display::fmt(&self.0, f)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ProtocolVersion {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProtocolVersion {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19247,6 +20812,7 @@ impl SessionConfigOption {
         self
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOption {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19429,6 +20995,36 @@ impl ::core::convert::From<SessionConfigBoolean> for SessionConfigOptionType {
         Self::Boolean(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionType {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "select" => {
+                <SessionConfigSelect as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Select)
+            }
+            "boolean" => {
+                <SessionConfigBoolean as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Boolean)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19517,6 +21113,7 @@ impl ::core::fmt::Display for SessionConfigId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19682,6 +21279,7 @@ impl crate::runtime::de::Scalar for SessionConfigOptionCategory {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionCategory {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19757,6 +21355,7 @@ impl ::core::fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigValueId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigValueId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19836,6 +21435,7 @@ for SessionConfigSelectOptions {
         Self::Grouped(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -19999,8 +21599,97 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigSelectOption, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigSelectOption", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "value" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionConfigValueId as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigSelectOption {
+            value: v0.ok_or(crate::json::fast::Bail)?,
+            name: v1.ok_or(crate::json::fast::Bail)?,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectOption {
@@ -20188,8 +21877,95 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigSelectGroup, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigSelectGroup", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionConfigGroupId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<::std::vec::Vec<SessionConfigSelectOption>> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "groupId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionConfigGroupId as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "name" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "options" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<SessionConfigSelectOption>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigSelectGroup {
+            group_id: v0.ok_or(crate::json::fast::Bail)?,
+            name: v1.ok_or(crate::json::fast::Bail)?,
+            options: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectGroup {
@@ -20305,6 +22081,7 @@ impl ::core::fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigGroupId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigGroupId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20394,8 +22171,65 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigSelect, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigSelect", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<SessionConfigSelectOptions> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "currentValue" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionConfigValueId as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "options" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <SessionConfigSelectOptions as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigSelect {
+            current_value: v0.ok_or(crate::json::fast::Bail)?,
+            options: v1.ok_or(crate::json::fast::Bail)?,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelect {
@@ -20499,8 +22333,51 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionConfigBoolean, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionConfigBoolean", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "currentValue" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <bool as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionConfigBoolean {
+            current_value: v0.ok_or(crate::json::fast::Bail)?,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigBoolean {
@@ -20654,6 +22531,32 @@ impl ::core::convert::From<Command> for AvailableCommand {
         Self::Command(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "command" => {
+                <Command as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Command)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommand {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20791,6 +22694,32 @@ impl ::core::convert::From<TextCommandInput> for AvailableCommandInput {
         Self::Text(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandInput {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "text" => {
+                <TextCommandInput as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Text)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandInput {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20907,8 +22836,70 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TextCommandInput, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TextCommandInput", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TextCommandInput {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "hint" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TextCommandInput {
+            hint: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextCommandInput {
@@ -21084,8 +23075,97 @@ impl<'de> ::serde::Deserialize<'de> for Command {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Command, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Command", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Command {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<AvailableCommandInput>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "name" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "description" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "input" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<AvailableCommandInput>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Command {
+            name: v0.ok_or(crate::json::fast::Bail)?,
+            description: v1.ok_or(crate::json::fast::Bail)?,
+            input: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Command {
@@ -23119,6 +25199,7 @@ impl ::core::fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for MessageId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -23278,8 +25359,76 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Error, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Error", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Error {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ErrorCode> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<crate::runtime::Nullable<ErrorData>> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "code" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ErrorCode as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "message" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "data" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<ErrorData>,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Error {
+            code: v0.ok_or(crate::json::fast::Bail)?,
+            message: v1.ok_or(crate::json::fast::Bail)?,
+            data: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Error {
@@ -23432,6 +25581,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
             ))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ErrorCode {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorCode {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -23525,6 +25675,7 @@ impl ::core::convert::From<::serde_json::Value> for ErrorData {
         Self::Other(value)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for ErrorData {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorData {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -23662,9 +25813,80 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<UnsupportedProtocolVersionErrorData, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer
-            .deserialize_struct("UnsupportedProtocolVersionErrorData", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for UnsupportedProtocolVersionErrorData {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ProtocolVersion> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::vec::Vec<ProtocolVersion>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "requested" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ProtocolVersion as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "supported" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::vec::Vec<
+                            ProtocolVersion,
+                        > as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(UnsupportedProtocolVersionErrorData {
+            requested: v0.ok_or(crate::json::fast::Bail)?,
+            supported: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UnsupportedProtocolVersionErrorData {
@@ -23811,8 +26033,68 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionNotFoundErrorData, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionNotFoundErrorData", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for SessionNotFoundErrorData {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "sessionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionNotFoundErrorData {
+            session_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionNotFoundErrorData {
@@ -24582,8 +26864,78 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<UpdateSessionNotification, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("UpdateSessionNotification", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for UpdateSessionNotification {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<SessionUpdate> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "sessionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "update" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <SessionUpdate as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(UpdateSessionNotification {
+            session_id: v0.ok_or(crate::json::fast::Bail)?,
+            update: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UpdateSessionNotification {
@@ -25215,6 +27567,109 @@ impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
     /// The `compaction_summary_chunk` arm.
     fn from(value: CompactionSummaryChunk) -> Self {
         Self::CompactionSummaryChunk(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "sessionUpdate" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "user_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UserMessageChunk)
+            }
+            "user_message" => {
+                <UserMessage as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UserMessage)
+            }
+            "agent_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentMessageChunk)
+            }
+            "agent_message" => {
+                <AgentMessage as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentMessage)
+            }
+            "agent_thought_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentThoughtChunk)
+            }
+            "agent_thought" => {
+                <AgentThought as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentThought)
+            }
+            "state_update" => {
+                <StateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::StateUpdate)
+            }
+            "tool_call_content_chunk" => {
+                <ToolCallContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCallContentChunk)
+            }
+            "tool_call_update" => {
+                <ToolCallUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCallUpdate)
+            }
+            "terminal_update" => {
+                <TerminalUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::TerminalUpdate)
+            }
+            "terminal_output_chunk" => {
+                <TerminalOutputChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::TerminalOutputChunk)
+            }
+            "plan_update" => {
+                <PlanUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::PlanUpdate)
+            }
+            "available_commands_update" => {
+                <AvailableCommandsUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::AvailableCommandsUpdate)
+            }
+            "config_option_update" => {
+                <ConfigOptionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ConfigOptionUpdate)
+            }
+            "session_info_update" => {
+                <SessionInfoUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionInfoUpdate)
+            }
+            "usage_update" => {
+                <UsageUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UsageUpdate)
+            }
+            "notice" => {
+                <Notice as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Notice)
+            }
+            "compaction_update" => {
+                <CompactionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::CompactionUpdate)
+            }
+            "compaction_summary_chunk" => {
+                <CompactionSummaryChunk as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::CompactionSummaryChunk)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -26027,6 +28482,125 @@ impl ::core::convert::From<SessionMessageChunk> for SessionUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "sessionUpdate" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "user_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UserMessageChunk)
+            }
+            "user_message" => {
+                <UserMessage as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UserMessage)
+            }
+            "agent_message_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentMessageChunk)
+            }
+            "agent_message" => {
+                <AgentMessage as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentMessage)
+            }
+            "agent_thought_chunk" => {
+                <ContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentThoughtChunk)
+            }
+            "agent_thought" => {
+                <AgentThought as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::AgentThought)
+            }
+            "state_update" => {
+                <StateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::StateUpdate)
+            }
+            "tool_call_content_chunk" => {
+                <ToolCallContentChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCallContentChunk)
+            }
+            "tool_call_update" => {
+                <ToolCallUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCallUpdate)
+            }
+            "terminal_update" => {
+                <TerminalUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::TerminalUpdate)
+            }
+            "terminal_output_chunk" => {
+                <TerminalOutputChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::TerminalOutputChunk)
+            }
+            "plan_update" => {
+                <PlanUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::PlanUpdate)
+            }
+            "plan_removed" => {
+                <PlanRemoved as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::PlanRemoved)
+            }
+            "available_commands_update" => {
+                <AvailableCommandsUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::AvailableCommandsUpdate)
+            }
+            "config_option_update" => {
+                <ConfigOptionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ConfigOptionUpdate)
+            }
+            "session_info_update" => {
+                <SessionInfoUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionInfoUpdate)
+            }
+            "usage_update" => {
+                <UsageUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::UsageUpdate)
+            }
+            "notice" => {
+                <Notice as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Notice)
+            }
+            "compaction_update" => {
+                <CompactionUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::CompactionUpdate)
+            }
+            "compaction_summary_chunk" => {
+                <CompactionSummaryChunk as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::CompactionSummaryChunk)
+            }
+            "subagent_update" => {
+                <SubagentUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SubagentUpdate)
+            }
+            "session_message" => {
+                <SessionMessage as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionMessage)
+            }
+            "session_message_chunk" => {
+                <SessionMessageChunk as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::SessionMessageChunk)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -26276,8 +28850,78 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ContentChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ContentChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "messageId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ContentChunk {
+            message_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ContentChunk {
@@ -26346,7 +28990,8 @@ impl ::schemars::JsonSchema for ContentChunk {
 #[acp(
     patch = "UserMessage",
     patch_doc = "A user message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing message content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\na `user_message` update includes `content`, that array replaces any content\npreviously accumulated for the message, including content from earlier\nchunks. Later chunks with the same `messageId` append to the current\ncontent.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct UserMessageState {
@@ -26413,7 +29058,8 @@ impl ::schemars::JsonSchema for UserMessage {
 #[acp(
     patch = "AgentMessage",
     patch_doc = "An agent message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing message content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\nan `agent_message` update includes `content`, that array replaces any\ncontent previously accumulated for the message, including content from\nearlier chunks. Later chunks with the same `messageId` append to the current\ncontent.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct AgentMessageState {
@@ -26480,7 +29126,8 @@ impl ::schemars::JsonSchema for AgentMessage {
 #[acp(
     patch = "AgentThought",
     patch_doc = "An agent thought or reasoning message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing thought content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\nan `agent_thought` update includes `content`, that array replaces any\ncontent previously accumulated for the thought, including content from\nearlier chunks. Later chunks with the same `messageId` append to the current\ncontent.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct AgentThoughtState {
@@ -26686,6 +29333,37 @@ impl ::core::convert::From<BackgroundToolCall> for BackgroundWork {
     /// The `tool_call` arm.
     fn from(value: BackgroundToolCall) -> Self {
         Self::ToolCall(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for BackgroundWork {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "terminal" => {
+                <BackgroundTerminal as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Terminal)
+            }
+            "tool_call" => {
+                <BackgroundToolCall as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCall)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -26908,6 +29586,41 @@ impl ::core::convert::From<BackgroundSubagent> for BackgroundWork {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for BackgroundWork {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "terminal" => {
+                <BackgroundTerminal as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Terminal)
+            }
+            "tool_call" => {
+                <BackgroundToolCall as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::ToolCall)
+            }
+            "subagent" => {
+                <BackgroundSubagent as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Subagent)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundWork {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -27036,8 +29749,68 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<BackgroundTerminal, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("BackgroundTerminal", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for BackgroundTerminal {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "terminalId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(BackgroundTerminal {
+            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BackgroundTerminal {
@@ -27173,8 +29946,68 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<BackgroundToolCall, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("BackgroundToolCall", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for BackgroundToolCall {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "toolCallId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(BackgroundToolCall {
+            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BackgroundToolCall {
@@ -27330,8 +30163,73 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<RunningStateUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("RunningStateUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "background" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(RunningStateUpdate {
+            background: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl RunningStateUpdate {
@@ -27458,8 +30356,54 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ErrorStopReason, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ErrorStopReason", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<Error>> = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "error" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<Error>,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ErrorStopReason {
+            error: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ErrorStopReason {
@@ -27578,6 +30522,8 @@ impl IdleStateUpdate {
         self
     }
 }
+#[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
@@ -27846,6 +30792,53 @@ impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
     }
 }
 #[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdateStopReason {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "stopReason" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "end_turn" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "max_tokens" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::MaxTokens)
+            }
+            "max_turn_requests" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            "refusal" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::Refusal)
+            }
+            "cancelled" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "error" => {
+                <ErrorStopReason as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Error)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -27971,6 +30964,8 @@ impl IdleStateUpdate {
         self
     }
 }
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
@@ -28243,6 +31238,53 @@ impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdateStopReason {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "stopReason" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "end_turn" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::EndTurn)
+            }
+            "max_tokens" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::MaxTokens)
+            }
+            "max_turn_requests" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            "refusal" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::Refusal)
+            }
+            "cancelled" => {
+                crate::json::fast::skip_members(r, more)?;
+                ::core::result::Result::Ok(Self::Cancelled)
+            }
+            "error" => {
+                <ErrorStopReason as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Error)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28386,8 +31428,73 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<RequiresActionStateUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("RequiresActionStateUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "background" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(RequiresActionStateUpdate {
+            background: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl RequiresActionStateUpdate {
@@ -28636,6 +31743,43 @@ impl ::core::convert::From<RequiresActionStateUpdate> for StateUpdate {
     /// The `requires_action` arm.
     fn from(value: RequiresActionStateUpdate) -> Self {
         Self::RequiresAction(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for StateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "state" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "running" => {
+                <RunningStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Running)
+            }
+            "idle" => {
+                <IdleStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Idle)
+            }
+            "requires_action" => {
+                <RequiresActionStateUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::RequiresAction)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -28900,6 +32044,47 @@ impl ::core::convert::From<UnknownStateUpdate> for StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for StateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "state" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "running" => {
+                <RunningStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Running)
+            }
+            "idle" => {
+                <IdleStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Idle)
+            }
+            "requires_action" => {
+                <RequiresActionStateUpdate as crate::json::fast::FromJson<
+                    'de,
+                >>::rest(r, more)
+                    .map(Self::RequiresAction)
+            }
+            "unknown" => {
+                <UnknownStateUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Unknown)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -29053,8 +32238,78 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ToolCallContentChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ToolCallContentChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallContentChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<ToolCallContent> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "toolCallId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <ToolCallContent as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ToolCallContentChunk {
+            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallContentChunk {
@@ -29200,8 +32455,70 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TerminalOutput, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TerminalOutput", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalOutput {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "data" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::Base64String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TerminalOutput {
+            data: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalOutput {
@@ -29377,8 +32694,86 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TerminalExitStatus, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TerminalExitStatus", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalExitStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Nullable<i64>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "exitCode" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<i64>,
+                        >>::read(r)?,
+                    );
+                }
+                "signal" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TerminalExitStatus {
+            exit_code: v0.unwrap_or_default(),
+            signal: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalExitStatus {
@@ -29574,8 +32969,92 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TerminalSize, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TerminalSize", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<u16> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<u16> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "cols" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        crate::runtime::de::int_in_range::<
+                            _,
+                            u16,
+                            1,
+                            65535,
+                            __Bound__defs_TerminalSize_properties_cols,
+                        >(&mut *r)
+                            .map_err(|_| crate::json::fast::Bail)?,
+                    );
+                }
+                "rows" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        crate::runtime::de::int_in_range::<
+                            _,
+                            u16,
+                            1,
+                            65535,
+                            __Bound__defs_TerminalSize_properties_rows,
+                        >(&mut *r)
+                            .map_err(|_| crate::json::fast::Bail)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TerminalSize {
+            cols: v0.ok_or(crate::json::fast::Bail)?,
+            rows: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalSize {
@@ -29745,8 +33224,73 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TerminalCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TerminalCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<TerminalCancelCapabilities>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "cancel" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<TerminalCancelCapabilities>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TerminalCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalCapabilities {
@@ -29882,8 +33426,58 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TerminalCancelCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TerminalCancelCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalCancelCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TerminalCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalCancelCapabilities {
@@ -29936,7 +33530,8 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
 #[acp(
     patch = "TerminalUpdate",
     patch_doc = "An upsert for the stored state of an agent-owned terminal.\n\nOnly `terminalId` is required. Other fields have patch\nsemantics: omitted fields leave the stored value unchanged, `null` clears\nit, and concrete values replace it. A concrete `_meta` object instead\npatches the stored metadata by top-level key. When the terminal ID is new,\nomitted fields start unknown.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct TerminalState {
@@ -30144,8 +33739,80 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<TerminalOutputChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("TerminalOutputChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalOutputChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "terminalId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "data" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::Base64String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(TerminalOutputChunk {
+            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
+            data: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalOutputChunk {
@@ -30316,6 +33983,33 @@ impl ::core::convert::From<PlanItems> for PlanUpdateContent {
     /// The `items` arm.
     fn from(value: PlanItems) -> Self {
         Self::Items(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+impl<'de> crate::json::fast::FromJson<'de> for PlanUpdateContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "items" => {
+                <PlanItems as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Items)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -30533,6 +34227,41 @@ impl ::core::convert::From<PlanMarkdown> for PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanUpdateContent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        if !more || r.key()? != "type" {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        }
+        let tag = r.str()?;
+        let more = r.next_member()?;
+        match &*tag {
+            "items" => {
+                <PlanItems as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Items)
+            }
+            "file" => {
+                <PlanFile as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::File)
+            }
+            "markdown" => {
+                <PlanMarkdown as crate::json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Markdown)
+            }
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
+        }
+    }
+}
+#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -30627,6 +34356,7 @@ impl ::core::fmt::Display for PlanId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for PlanId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -30767,8 +34497,90 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanEntry, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanEntry", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<PlanEntryPriority> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<PlanEntryStatus> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "content" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "priority" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <PlanEntryPriority as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "status" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <PlanEntryStatus as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanEntry {
+            content: v0.ok_or(crate::json::fast::Bail)?,
+            priority: v1.ok_or(crate::json::fast::Bail)?,
+            status: v2.ok_or(crate::json::fast::Bail)?,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanEntry {
@@ -30959,6 +34771,7 @@ impl crate::runtime::de::Scalar for PlanEntryPriority {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryPriority {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -31119,6 +34932,7 @@ impl crate::runtime::de::Scalar for PlanEntryStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryStatus {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -31250,8 +35064,81 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanItems, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanItems", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::vec::Vec<PlanEntry>> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "entries" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::Items as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<PlanEntry>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanItems {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            entries: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanItems {
@@ -31395,8 +35282,68 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanUpdateContent> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "plan" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanUpdateContent as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanUpdate {
+            plan: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanUpdate {
@@ -31546,8 +35493,71 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<AvailableCommandsUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("AvailableCommandsUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::vec::Vec<AvailableCommand>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "availableCommands" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Items as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<AvailableCommand>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(AvailableCommandsUpdate {
+            available_commands: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AvailableCommandsUpdate {
@@ -31695,8 +35705,71 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<ConfigOptionUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("ConfigOptionUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<::std::vec::Vec<SessionConfigOption>> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "configOptions" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Items as crate::json::fast::Rule<
+                            'de,
+                            ::std::vec::Vec<SessionConfigOption>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(ConfigOptionUpdate {
+            config_options: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ConfigOptionUpdate {
@@ -31759,7 +35832,8 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
 #[acp(
     patch = "SessionInfoUpdate",
     patch_doc = "Update to session metadata. All fields are optional to support partial updates.\n\nAgents send this notification to update session information like title or custom metadata.\nClients can use it to keep session titles and state current.\n\nOmitted fields leave the existing session info unchanged. `null` clears the\ncorresponding value. A concrete `_meta` object patches the stored metadata by\ntop-level key.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct SessionInfoState {
@@ -31908,8 +35982,82 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Cost, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Cost", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Cost {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<crate::runtime::Number> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "amount" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::Number as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "currency" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Cost {
+            amount: v0.ok_or(crate::json::fast::Bail)?,
+            currency: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Cost {
@@ -31967,7 +36115,8 @@ impl ::schemars::JsonSchema for Cost {
 #[acp(
     patch = "UsageUpdate",
     patch_doc = "Context window and cost update for a session.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct UsageState {
@@ -32139,6 +36288,7 @@ impl crate::runtime::de::Scalar for NoticeSeverity {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for NoticeSeverity {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -32312,8 +36462,97 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Notice, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Notice", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for Notice {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<NoticeSeverity> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "severity" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <NoticeSeverity as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "title" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        crate::runtime::de::checked_str::<
+                            _,
+                            __StrRule__defs_Notice_properties_title,
+                        >(&mut *r)
+                            .map_err(|_| crate::json::fast::Bail)?,
+                    );
+                }
+                "description" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::string::String>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Notice {
+            severity: v0.ok_or(crate::json::fast::Bail)?,
+            title: v1.ok_or(crate::json::fast::Bail)?,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Notice {
@@ -32444,6 +36683,7 @@ impl ::core::fmt::Display for CompactionId {
         f.write_str(&self.0)
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for CompactionId {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -32600,6 +36840,7 @@ impl crate::runtime::de::Scalar for CompactionStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
+impl<'de> crate::json::fast::FromJson<'de> for CompactionStatus {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -32632,7 +36873,8 @@ impl ::schemars::JsonSchema for CompactionStatus {
 #[acp(
     patch = "CompactionUpdate",
     patch_doc = "A context compaction upsert. The first notification fixes the compaction's\ntimeline position. Later updates with the same ID patch that entity in place.\n\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\nstored value unchanged, `null` clears it, and a concrete value replaces it.\n`summary: []` also clears the summary. A concrete `_meta` object patches the\nstored metadata by top-level key instead of replacing it.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct CompactionState {
@@ -32807,8 +37049,78 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<CompactionSummaryChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("CompactionSummaryChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<CompactionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "compactionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(CompactionSummaryChunk {
+            compaction_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CompactionSummaryChunk {
@@ -48044,8 +52356,69 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<BackgroundSubagent, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("BackgroundSubagent", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for BackgroundSubagent {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "sessionId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(BackgroundSubagent {
+            session_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48301,8 +52674,128 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<Usage, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("Usage", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for Usage {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<u64> = ::core::option::Option::None;
+        let mut v3: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v4: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v5: ::core::option::Option<crate::runtime::Nullable<u64>> = ::core::option::Option::None;
+        let mut v6: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "totalTokens" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "inputTokens" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "outputTokens" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "thoughtTokens" => {
+                    if v3.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v3 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "cachedReadTokens" => {
+                    if v4.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v4 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "cachedWriteTokens" => {
+                    if v5.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v5 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u64>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v6.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v6 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(Usage {
+            total_tokens: v0.ok_or(crate::json::fast::Bail)?,
+            input_tokens: v1.ok_or(crate::json::fast::Bail)?,
+            output_tokens: v2.ok_or(crate::json::fast::Bail)?,
+            thought_tokens: v3.unwrap_or_default(),
+            cached_read_tokens: v4.unwrap_or_default(),
+            cached_write_tokens: v5.unwrap_or_default(),
+            meta: v6.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48499,8 +52992,74 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<UnknownStateUpdate, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("UnknownStateUpdate", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "background" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(UnknownStateUpdate {
+            background: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48820,8 +53379,81 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanFile, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanFile", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "uri" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanFile {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            uri: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -48982,8 +53614,81 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanMarkdown, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanMarkdown", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <::std::string::String as crate::json::fast::FromJson<
+                            'de,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanMarkdown {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49131,8 +53836,69 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<PlanRemoved, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("PlanRemoved", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "planId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(PlanRemoved {
+            plan_id: v0.ok_or(crate::json::fast::Bail)?,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49294,8 +54060,74 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SubagentSessionCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SubagentSessionCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<SessionCancelCapabilities>,
+        > = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "cancel" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::Lenient as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<SessionCancelCapabilities>,
+                        >>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SubagentSessionCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49439,8 +54271,59 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionCancelCapabilities, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionCancelCapabilities", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "_meta" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -49496,7 +54379,8 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
 #[acp(
     patch = "SubagentUpdate",
     patch_doc = "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nNotification that the enclosing parent session created and owns a child session.\n\nLater updates modify the existing association's metadata, not its ownership.\n\nSent on the immediate parent session. The first update for an unknown\n`sessionId` announces the child and MUST be sent\nbefore any live request or notification bearing the child's session ID,\nincluding messages naming it as sender or recipient. Child events are\ndelivered automatically. No separate child load, resume, or subscription is needed.\nUnderstanding this update, registering child sessions, and applying their\noperation restrictions are baseline v2 requirements. No Client capability\nis required.\n\nOnly `sessionId` is required. Other fields have\npatch semantics: omitted fields leave the stored value unchanged, `null`\nclears or unsets the value, and concrete values replace it. A concrete\n`_meta` object instead patches the stored metadata by top-level key. For\n`state`, `null` removes the current state report and leaves activity\nunconfirmed. It does not report idle or cancellation. A child whose capabilities are\nunset permits no Client-initiated session mutations.\n\n`cwd` and `additionalDirectories` report where the Agent placed the child.\nWhile unset, each inherits the immediate parent's effective value.\nThe title and description provide the parent's display metadata for the\nchild. Agents SHOULD mirror known child state changes in the parent's\n`state` using the same `StateUpdate` snapshot as the\nordinary `state_update` notification on the child session. This reports\nchild state, not a separate parent-owned lifecycle. Consumers should\ntreat duplicate reports idempotently.\nCompleting or cancelling work does not end the association: the parent may\nmessage the same child again. Individual messages and their outcomes do not\nchange this association.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct SubagentState {
@@ -49618,7 +54502,8 @@ impl ::schemars::JsonSchema for SubagentUpdate {
 #[acp(
     patch = "SessionMessage",
     patch_doc = "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nAn upsert for an inter-session message.",
-    keep_unknown
+    keep_unknown,
+    json_reader
 )]
 #[non_exhaustive]
 pub struct SessionMessageState {
@@ -49819,8 +54704,79 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                     additional_properties: rest,
                 })
             }
+            fn visit_borrowed_str<E: ::serde::de::Error>(
+                self,
+                text: &'de str,
+            ) -> ::core::result::Result<SessionMessageChunk, E> {
+                crate::json::fast::visit(text, self)
+            }
         }
-        deserializer.deserialize_struct("SessionMessageChunk", FIELDS, __Visitor)
+        deserializer.deserialize_struct(crate::json::fast::STRUCT, FIELDS, __Visitor)
+    }
+}
+#[cfg(feature = "unstable")]
+impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let more = r.open()?;
+        <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
+    }
+    fn rest(
+        r: &mut crate::json::fast::Reader<'de>,
+        mut more: bool,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
+        let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
+        let mut v2: ::core::option::Option<
+            crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
+        > = ::core::option::Option::None;
+        let mut rest = crate::runtime::Extra::new();
+        while more {
+            match r.key()? {
+                "messageId" => {
+                    if v0.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v0 = ::core::option::Option::Some(
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "content" => {
+                    if v1.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v1 = ::core::option::Option::Some(
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
+                    );
+                }
+                "_meta" => {
+                    if v2.is_some() {
+                        return ::core::result::Result::Err(crate::json::fast::Bail);
+                    }
+                    v2 = ::core::option::Option::Some(
+                        <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<
+                                ::std::boxed::Box<crate::runtime::JsonObject>,
+                            >,
+                        >>::read(r)?,
+                    );
+                }
+                other => {
+                    let value = r.serde::<::serde_json::Value>()?;
+                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                }
+            }
+            more = r.next_member()?;
+        }
+        ::core::result::Result::Ok(SessionMessageChunk {
+            message_id: v0.ok_or(crate::json::fast::Bail)?,
+            content: v1.ok_or(crate::json::fast::Bail)?,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]

@@ -13,6 +13,7 @@ use quote::{format_ident, quote};
 use crate::model::*;
 use serde_json::Value;
 
+pub mod direct;
 mod enums;
 pub mod schema;
 pub mod unions;
@@ -34,6 +35,8 @@ pub struct Emitter {
     ordered: std::collections::BTreeSet<String>,
     /// `pub type` aliases: name -> the definition they name.
     aliases: BTreeMap<String, String>,
+    /// Definitions that get a direct decoder ([`direct::direct_defs`]).
+    direct: std::collections::BTreeSet<String>,
     schemars: bool,
 }
 
@@ -148,7 +151,8 @@ impl Emitter {
                 _ => None,
             })
             .collect();
-        Emitter { rt, names, scalars, top, objects, ordered, aliases, schemars: false }
+        let direct = direct::direct_defs(&all);
+        Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -240,6 +244,7 @@ impl Emitter {
             }
             Kind::Any => self.any(def),
         };
+        items.extend(self.direct_decoder(def));
         items.extend(self.method_consts(def));
         items.extend(self.json_schema(def));
         for i in &def.inline {
@@ -569,6 +574,8 @@ impl Emitter {
         );
         // The wire patch keeps unknown properties like every generated struct.
         let keep = if s.additional == Additional::False { quote!() } else { quote!(, keep_unknown) };
+        // The derive writes the direct decoder of the wire type.
+        let keep = if self.is_direct(def) { quote!(#keep, json_reader) } else { keep };
         let mut items = vec![quote! {
             #[doc = #state_doc]
             ///
@@ -659,6 +666,7 @@ impl Emitter {
         let mut wrappers = Vec::new();
         let mut reads = Vec::new();
         let mut inits = Vec::new();
+        let mut direct_reads = Vec::new();
         for (i, f) in s.fields.iter().enumerate() {
             let (slot, wire, ft) = (&slots[i], &wires[i], &types[i]);
             let rt_path = rt.to_string().replace(' ', "");
@@ -666,11 +674,13 @@ impl Emitter {
                 // A rule with a reader type: one instantiation per (rule, field type), shared.
                 Some(path) if reader(&path, &rt_path).is_some() => {
                     let m = format_ident!("{}", reader(&path, &rt_path).unwrap_or_default());
+                    direct_reads.push(direct::Read::Rule(m.clone()));
                     quote!(map.next_value_seed(#rt::read::Field::<#rt::read::#m, #ft>::new())?)
                 }
                 Some(path) => {
                     let w = format_ident!("__W{i}");
                     let path: syn::Expr = syn::parse_str(&path).expect("helper paths parse");
+                    direct_reads.push(direct::Read::Helper(path.clone()));
                     wrappers.push(quote! {
                         struct #w(#ft);
                         impl<'de> ::serde::Deserialize<'de> for #w {
@@ -681,7 +691,10 @@ impl Emitter {
                     });
                     quote!(map.next_value::<#w>()?.0)
                 }
-                None => quote!(map.next_value::<#ft>()?),
+                None => {
+                    direct_reads.push(direct::Read::Plain);
+                    quote!(map.next_value::<#ft>()?)
+                }
             };
             reads.push(quote!(#rt::de::once(&mut #slot, #wire, #read)));
             let fname = ident(&f.rust_name);
@@ -692,6 +705,22 @@ impl Emitter {
             });
         }
         let (index_fn, read_fn) = visitor_closures(&wires, &index, &reads);
+        // A direct decoder: the struct name that sends the crate's reader to
+        // it, the visitor method that receives the reader's text, the decoder.
+        let (struct_name, visit_direct, from_json) = if self.is_direct(def) {
+            let fast = self.fast_path();
+            (
+                quote!(#fast::STRUCT),
+                quote! {
+                    fn visit_borrowed_str<E: ::serde::de::Error>(self, text: &'de str) -> ::core::result::Result<#name, E> {
+                        #fast::visit(text, self)
+                    }
+                },
+                self.keeping_from_json(def, s, &direct_reads),
+            )
+        } else {
+            (quote!(#struct_name), quote!(), quote!())
+        };
         quote! {
             impl<'de> ::serde::Deserialize<'de> for #name {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
@@ -708,10 +737,12 @@ impl Emitter {
                             let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
                             ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
                         }
+                        #visit_direct
                     }
                     deserializer.deserialize_struct(#struct_name, FIELDS, __Visitor)
                 }
             }
+            #from_json
         }
     }
 

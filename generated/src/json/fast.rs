@@ -1,0 +1,266 @@
+//! Direct decoders: the generated code that [`super::from_str`] runs for the
+//! payloads of the session-update stream, instead of serde's visitors.
+//!
+//! Hidden plumbing for the generated code (and the `AcpPatch` derive), not an
+//! API: nothing here is stable.
+//!
+//! A type with a direct decoder implements [`FromJson`]: `read` takes the
+//! object from the [`Reader`] member by member, matching each name against
+//! the known ones and reading each value by its field's rule, with no
+//! `MapAccess`, key visitor or seed in between; a list of items is read item
+//! by item instead of being captured and parsed again. Anything the direct
+//! decoder does not serve (an escaped member name, a discriminator that is
+//! not the first member or that no variant has, a duplicate or missing
+//! member, a value a rule would replace by its default or drop, and every
+//! syntax or type error) makes it *bail*: [`from_str`](super::from_str) then
+//! decodes the text again with `serde_json`, whose visitors apply every rule.
+//! So a direct decoder only has to be right where it succeeds, and the tests
+//! hold it to giving exactly what `serde_json::from_str` gives there.
+//!
+//! How `from_str` reaches it through serde: the type's `Deserialize` asks for
+//! a struct named [`STRUCT`]. Every other deserializer ignores struct names
+//! (`serde_json`, `serde_json::Value`, serde's buffered content) and calls
+//! `visit_map` as before; the reader instead passes its text to the visitor's
+//! `visit_borrowed_str` and the position beside it, in a per-thread slot
+//! ([`hand_over`]) that only [`visit`] empties, and takes back the position
+//! after the object. A `visit_borrowed_str` call without a handed-over
+//! position is refused as a string where an object belongs, as before.
+
+use std::cell::Cell;
+
+use serde::de::{self, Deserialize, Unexpected};
+use serde_json::Value;
+
+pub use super::de::Reader;
+
+/// The struct name the generated `Deserialize` impls of direct-decodable
+/// types ask for: [`Reader`] hands those to [`visit`].
+pub const STRUCT: &str = "$acp_bindings::json::fast";
+
+/// A direct decoder cannot go on; the text is decoded again by serde_json.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bail;
+
+thread_local! {
+    /// The position (and depth) passed between the reader and [`visit`].
+    static SLOT: Cell<Option<(usize, u32)>> = const { Cell::new(None) };
+}
+
+/// The reader's side: the object starts at `at`.
+pub(super) fn hand_over(at: usize, depth: u32) {
+    SLOT.with(|s| s.set(Some((at, depth))));
+}
+
+/// The reader's side: the position after the object, if a direct decoder
+/// read it (the slot is empty afterwards either way).
+pub(super) fn take_back() -> Option<(usize, u32)> {
+    SLOT.with(Cell::take)
+}
+
+/// The visitor's side (its `visit_borrowed_str`): reads a `T` from `text` at
+/// the handed-over position, or refuses a string where no position was. When
+/// the direct decoder bails, the same object is read by `visitor` (the
+/// type's serde visitor) through the reader, so a message the direct decoder
+/// does not serve (an unknown variant, a flattened union) still takes the
+/// reader, not `serde_json`.
+#[inline]
+pub fn visit<'de, V: de::Visitor<'de>, E: de::Error>(text: &'de str, visitor: V) -> Result<V::Value, E>
+where
+    V::Value: FromJson<'de>,
+{
+    let Some((at, depth)) = SLOT.with(Cell::take) else {
+        return Err(E::invalid_type(Unexpected::Str(text), &visitor));
+    };
+    let mut r = Reader::at(text, at, depth);
+    let value = match V::Value::read(&mut r) {
+        Ok(v) => v,
+        Err(Bail) => {
+            r = Reader::at(text, at, depth);
+            de::Deserializer::deserialize_map(&mut r, visitor).map_err(|_| E::custom(""))?
+        }
+    };
+    SLOT.with(|s| s.set(Some(r.position())));
+    Ok(value)
+}
+
+/// A type the direct decoders can read.
+///
+/// The provided methods read the value with its `Deserialize` impl through
+/// the reader (`read`) and bail on an object whose first members were
+/// already taken (`rest`); the generated objects override both.
+pub trait FromJson<'de>: Deserialize<'de> {
+    /// Reads one value.
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        r.serde()
+    }
+
+    /// Reads the members left in an object that [`Reader::open`] opened
+    /// (`more`: a member follows) and whose first member was taken by the
+    /// union around it (its discriminator).
+    #[inline]
+    fn rest(r: &mut Reader<'de>, more: bool) -> Result<Self, Bail> {
+        let _ = (r, more);
+        Err(Bail)
+    }
+}
+
+/// How a generated direct decoder reads a field that has a decoding rule
+/// (`M` is the rule's reader type, `runtime::read::Field::<M, T>` in the
+/// visitor). The provided method runs the rule itself through the reader;
+/// the list rules read the items directly.
+pub trait Rule<'de, T>: crate::runtime::read::Reader<T> {
+    /// Reads the field.
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<T, Bail> {
+        <Self as crate::runtime::read::Reader<T>>::read(r).map_err(|_| Bail)
+    }
+}
+
+/// Reads a list of items directly: the value of a list field whose rule
+/// drops bad items, when every item decodes (a bad item bails, and the
+/// rule's visitor drops it).
+#[inline]
+pub fn items<'de, T: FromJson<'de>>(r: &mut Reader<'de>) -> Result<Vec<T>, Bail> {
+    <Vec<T>>::read(r)
+}
+
+macro_rules! by_serde {
+    ($($t:ty),* $(,)?) => {$(
+        impl<'de> FromJson<'de> for $t {}
+    )*};
+}
+
+by_serde! {
+    bool, u16, u32, u64, i32, i64, f64, Value,
+    crate::runtime::Number, crate::runtime::Base64String, crate::runtime::ExplicitNull,
+    crate::runtime::JsonObject,
+}
+
+impl<'de, T: Deserialize<'de>> FromJson<'de> for std::collections::BTreeMap<String, T> {}
+
+impl<'de> FromJson<'de> for String {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        r.str().map(std::borrow::Cow::into_owned)
+    }
+}
+
+impl<'de, T: FromJson<'de>> FromJson<'de> for Option<T> {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        if r.null()? {
+            Ok(None)
+        } else {
+            T::read(r).map(Some)
+        }
+    }
+}
+
+impl<'de, T: FromJson<'de>> FromJson<'de> for crate::runtime::Nullable<T> {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        if r.null()? {
+            Ok(crate::runtime::Nullable::Null)
+        } else {
+            T::read(r).map(crate::runtime::Nullable::Value)
+        }
+    }
+}
+
+impl<'de, T: FromJson<'de>> FromJson<'de> for crate::Patch<T> {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        if r.null()? {
+            Ok(crate::Patch::Clear)
+        } else {
+            T::read(r).map(crate::Patch::Set)
+        }
+    }
+}
+
+impl<'de, T: FromJson<'de>> FromJson<'de> for Box<T> {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        T::read(r).map(Box::new)
+    }
+
+    #[inline]
+    fn rest(r: &mut Reader<'de>, more: bool) -> Result<Self, Bail> {
+        T::rest(r, more).map(Box::new)
+    }
+}
+
+impl<'de, T: FromJson<'de>> FromJson<'de> for Vec<T> {
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        let mut out = Vec::new();
+        let mut more = r.open_array()?;
+        while more {
+            out.push(T::read(r)?);
+            more = r.next_item()?;
+        }
+        Ok(out)
+    }
+}
+
+/// Skips the members left in an opened object (a variant that carries
+/// nothing but its discriminator).
+pub fn skip_members(r: &mut Reader<'_>, mut more: bool) -> Result<(), Bail> {
+    while more {
+        r.key()?;
+        r.skip_value()?;
+        more = r.next_member()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FromJson, Reader};
+    use crate::v2::UpdateSessionNotification;
+
+    /// The direct decoder alone: `None` when it bails.
+    fn direct(text: &str) -> Option<UpdateSessionNotification> {
+        let mut r = Reader::at(text, 0, 0);
+        let v = UpdateSessionNotification::read(&mut r).ok()?;
+        (r.position() == (text.len(), 0)).then_some(v)
+    }
+
+    #[test]
+    fn the_usual_session_updates_take_the_direct_decoder() {
+        let lines = [
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read \"a.rs\"","kind":"read","status":"pending","locations":[{"path":"/w/a.rs","line":12}],"rawInput":{"path":"/w/a.rs","limit":200}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"in_progress","title":null,"rawOutput":null}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","kind":null,"content":[{"type":"content","content":{"type":"text","text":"ok"}},{"type":"diff","changes":[{"operation":"modify","path":"/w/a.rs"}]}],"locations":null,"_meta":{"traceId":"t-1"}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":{"type":"content","content":{"type":"text","text":"line 0"}}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Chunk 0:\n\tsee \u00e9"}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"agent_thought_chunk","messageId":"t1","content":{"type":"text","text":"Considering."}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"main","entries":[{"content":"Read","priority":"high","status":"completed"}]}}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"usage_update","used":1000,"size":200000}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"session_info_update","title":"Fix","updatedAt":null}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","x-unknown":[1,{"a":null}]},"extra":1}"#,
+        ];
+        for line in lines {
+            let v = direct(line).unwrap_or_else(|| panic!("bailed on {line}"));
+            assert_eq!(v, serde_json::from_str(line).unwrap(), "{line}");
+        }
+        // What the direct decoders do not serve bails (here: an unknown
+        // variant, a discriminator after the payload, an escaped name, a
+        // duplicate member, a flattened union, a bad list item); the reader
+        // then runs the serde visitors, and `from_str` gives serde_json's result.
+        let bailing = [
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"some_future_update","x":[1.5,-2,{"y":true}]},"extra":1}"#,
+            r#"{"sessionId":"sess_1","update":{"toolCallId":"call_1","sessionUpdate":"tool_call_update"}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","tool\u0043allId":"call_1"}}"#,
+            r#"{"sessionId":"sess_1","sessionId":"sess_2","update":{"sessionUpdate":"usage_update","used":1,"size":2}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}"#,
+            r#"{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","locations":[{"path":"/a"},{"line":1}]}}"#,
+        ];
+        for line in bailing {
+            assert!(direct(line).is_none(), "{line}");
+            let expected = serde_json::from_str::<UpdateSessionNotification>(line);
+            let got = super::super::from_str::<UpdateSessionNotification>(line);
+            assert_eq!(format!("{got:?}"), format!("{expected:?}"), "{line}");
+        }
+    }
+}

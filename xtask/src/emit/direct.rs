@@ -1,0 +1,199 @@
+//! Direct decoders (`json::fast::FromJson`) for the types of the
+//! session-update stream.
+//!
+//! `acp_bindings::json::from_str` reads these types without serde's visitors:
+//! a struct's members are matched and read in one loop, a tagged union reads
+//! its discriminator and then its arm's members, and a list whose rule drops
+//! bad items is read item by item. Whatever such a decoder does not serve
+//! makes it bail, and the text is decoded by serde_json with the generated
+//! visitors (the runtime module `json::fast` gives the contract).
+//!
+//! Only the definitions reachable from the payloads of [`DIRECT_METHODS`]
+//! get one: they are most of the traffic, and a direct decoder for every
+//! type would be a second decoder to compile for types that are read once
+//! per session.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{ident, str_lit, Emitter};
+use crate::model::*;
+
+/// The methods whose payloads (and everything they reach) get a direct
+/// decoder: the session-update notification, the stream of a prompt turn.
+pub const DIRECT_METHODS: &[&str] = &["session/update"];
+
+/// The definitions (inline ones included) that get a direct decoder.
+pub(super) fn direct_defs(all: &[&Def]) -> BTreeSet<String> {
+    let by_name: BTreeMap<&str, &Def> = all.iter().map(|d| (d.name.as_str(), *d)).collect();
+    let mut todo: Vec<&Def> = all
+        .iter()
+        .filter(|d| d.method.as_ref().is_some_and(|m| DIRECT_METHODS.contains(&m.name.as_str())))
+        .copied()
+        .collect();
+    let mut out = BTreeSet::new();
+    while let Some(d) = todo.pop() {
+        for w in d.walk() {
+            if out.insert(w.name.clone()) {
+                todo.extend(w.refs.iter().filter_map(|r| by_name.get(r.as_str())));
+            }
+        }
+    }
+    out
+}
+
+/// How a generated decoder reads one field.
+pub(super) enum Read {
+    /// By a rule's reader type (`runtime::read::<marker>`).
+    Rule(proc_macro2::Ident),
+    /// By a `deserialize_with` helper function.
+    Helper(syn::Expr),
+    /// By the field type's own decoding.
+    Plain,
+}
+
+impl Emitter {
+    /// The path of the direct-decoder module, beside the runtime.
+    pub(super) fn fast_path(&self) -> TokenStream {
+        let rt = self.rt.to_string().replace(' ', "");
+        let base = rt.strip_suffix("runtime").unwrap_or("crate::");
+        format!("{base}json::fast").parse().expect("the path parses")
+    }
+
+    /// Whether the definition gets a direct decoder.
+    pub(super) fn is_direct(&self, def: &Def) -> bool {
+        self.direct.contains(&def.name)
+    }
+
+    /// `FromJson` for a definition that gets a direct decoder, unless another
+    /// item writes it (a struct that keeps unknown properties, with its
+    /// visitor; an upsert's wire type, by the derive) or the definition is
+    /// an alias.
+    pub(super) fn direct_decoder(&self, def: &Def) -> Option<TokenStream> {
+        if !self.is_direct(def) {
+            return None;
+        }
+        let fast = self.fast_path();
+        let name = ident(&def.rust_name);
+        match &def.kind {
+            Kind::Struct(s) if def.upsert.is_some() || Self::keeps_rest(s) => None,
+            Kind::Alias(_) if def.method.is_none() => None,
+            Kind::Union(u) if u.tag.is_some() => Some(self.tagged_from_json(def, u)),
+            // Read through the reader by its `Deserialize`.
+            _ => Some(quote! { impl<'de> #fast::FromJson<'de> for #name {} }),
+        }
+    }
+
+    /// The direct decoder of a struct that keeps unknown properties: its
+    /// members in one loop, each known one read by its field's rule, the
+    /// others kept (as the visitor keeps them).
+    pub(super) fn keeping_from_json(&self, def: &Def, s: &Struct, reads: &[Read]) -> TokenStream {
+        let (rt, fast) = (&self.rt, self.fast_path());
+        let name = ident(&def.rust_name);
+        let mut slots = Vec::new();
+        let mut arms = Vec::new();
+        let mut inits = Vec::new();
+        for (i, (f, read)) in s.fields.iter().zip(reads).enumerate() {
+            let slot = quote::format_ident!("v{i}");
+            let ft = self.field_type(f);
+            let wire = str_lit(&f.name);
+            let value = match read {
+                Read::Rule(m) => quote!(<#rt::read::#m as #fast::Rule<'de, #ft>>::read(r)?),
+                Read::Helper(path) => quote!(#path(&mut *r).map_err(|_| #fast::Bail)?),
+                Read::Plain => quote!(<#ft as #fast::FromJson<'de>>::read(r)?),
+            };
+            slots.push(quote!(let mut #slot: ::core::option::Option<#ft> = ::core::option::Option::None;));
+            arms.push(quote! {
+                #wire => {
+                    if #slot.is_some() {
+                        return ::core::result::Result::Err(#fast::Bail);
+                    }
+                    #slot = ::core::option::Option::Some(#value);
+                }
+            });
+            let fname = ident(&f.rust_name);
+            inits.push(if f.required {
+                quote!(#fname: #slot.ok_or(#fast::Bail)?)
+            } else {
+                quote!(#fname: #slot.unwrap_or_default())
+            });
+        }
+        quote! {
+            impl<'de> #fast::FromJson<'de> for #name {
+                #[inline]
+                fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                    let more = r.open()?;
+                    <Self as #fast::FromJson<'de>>::rest(r, more)
+                }
+
+                fn rest(r: &mut #fast::Reader<'de>, mut more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                    #(#slots)*
+                    let mut rest = #rt::Extra::new();
+                    while more {
+                        match r.key()? {
+                            #(#arms)*
+                            other => {
+                                let value = r.serde::<::serde_json::Value>()?;
+                                rest.insert(::std::borrow::ToOwned::to_owned(other), value);
+                            }
+                        }
+                        more = r.next_member()?;
+                    }
+                    ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
+                }
+            }
+        }
+    }
+
+    /// The direct decoder of a tagged union: the discriminator must be the
+    /// first member (the first after an outer union's) and name a variant;
+    /// the variant's members follow.
+    fn tagged_from_json(&self, def: &Def, u: &Union) -> TokenStream {
+        let fast = self.fast_path();
+        let name = ident(&def.rust_name);
+        let key = str_lit(&u.tag.as_ref().expect("a tagged union").property);
+        let mut arms = Vec::new();
+        for v in &u.variants {
+            let Some(t) = &v.tag else { continue };
+            let (vn, tl) = (ident(&v.rust_name), str_lit(t));
+            arms.push(match &v.payload {
+                Payload::Unit => quote! {
+                    #tl => {
+                        #fast::skip_members(r, more)?;
+                        ::core::result::Result::Ok(Self::#vn)
+                    }
+                },
+                Payload::Type(ty) => {
+                    let t = self.ty(ty);
+                    let t = if super::unions::boxed_arm(&def.name, v) { quote!(::std::boxed::Box<#t>) } else { t };
+                    quote!(#tl => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#vn),)
+                }
+                Payload::NoTag => continue,
+            });
+        }
+        quote! {
+            impl<'de> #fast::FromJson<'de> for #name {
+                #[inline]
+                fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                    let more = r.open()?;
+                    <Self as #fast::FromJson<'de>>::rest(r, more)
+                }
+
+                // Also the arm of an outer union (whose discriminator came first).
+                fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                    if !more || r.key()? != #key {
+                        return ::core::result::Result::Err(#fast::Bail);
+                    }
+                    let tag = r.str()?;
+                    let more = r.next_member()?;
+                    match &*tag {
+                        #(#arms)*
+                        _ => ::core::result::Result::Err(#fast::Bail),
+                    }
+                }
+            }
+        }
+    }
+}
