@@ -25,9 +25,13 @@ use super::{next_escape, RAW_VALUE};
 /// ```
 pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
     let mut reader = Reader::new(text);
-    match T::deserialize(&mut reader) {
-        Ok(value) if reader.end() => Ok(value),
-        _ => serde_json::from_str(text),
+    // The result is passed on whole, not taken apart and rebuilt: the value
+    // is then written where the caller wants it, not moved there.
+    let result = T::deserialize(&mut reader);
+    if result.is_ok() && reader.end() {
+        result
+    } else {
+        serde_json::from_str(text)
     }
 }
 
@@ -375,11 +379,12 @@ impl<'de> Reader<'de> {
             return Err(decline());
         }
         super::fast::hand_over(self.at, self.depth);
-        let value = visitor.visit_borrowed_str::<Error>(self.text);
-        match (super::fast::take_back(), value) {
-            (Some((at, depth)), Ok(value)) if depth == self.depth => {
+        // Passed on whole, as in `from_str`.
+        let result = visitor.visit_borrowed_str::<Error>(self.text);
+        match super::fast::take_back() {
+            Some((at, depth)) if depth == self.depth && result.is_ok() => {
                 self.at = at;
-                Ok(value)
+                result
             }
             _ => Err(decline()),
         }
