@@ -237,7 +237,7 @@ pub mod de {
         /// [`lenient`].
         Lenient [T: DeserializeOwned] Patch<T> => lenient;
         /// [`lenient_scalar`].
-        LenientScalar [T: crate::runtime::de::Scalar] Patch<T> => lenient_scalar;
+        LenientScalar [T: crate::runtime::de::Scalar] Patch<T> => lenient_scalar, crate::json::fast::lenient_scalar;
         /// [`any_json`].
         AnyJson [T: From<Value>] Patch<T> => any_json;
         /// [`nested_lenient`].

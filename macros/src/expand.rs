@@ -419,23 +419,17 @@ fn from_json(item: &syn::Ident, readers: &[Reader<'_>]) -> TokenStream {
         let (ty, helper) = (&r.ty, &r.helper);
         let names = std::iter::once(&r.field.wire).flatten().chain(&r.field.aliases);
         let value = if helper == "Plain" {
-            quote!(<#ty as #fast::FromJson<'de>>::read(r)?)
+            quote!(<#ty as #fast::FromJson<'de>>::read(r))
         } else {
-            quote!(<::acp_bindings::patch::de::#helper as #fast::Rule<'de, #ty>>::read(r)?)
+            quote!(<::acp_bindings::patch::de::#helper as #fast::Rule<'de, #ty>>::read(r))
         };
-        quote! {
-            #(#names)|* => {
-                if #slot.is_some() {
-                    return ::core::result::Result::Err(#fast::Bail);
-                }
-                #slot = ::core::option::Option::Some(#value);
-            }
-        }
+        quote!(#(#names)|* => #fast::put(&mut #slot, #value),)
     });
+    let required: Vec<&syn::Ident> = readers.iter().zip(&slots).filter(|(r, _)| r.required).map(|(_, s)| s).collect();
     let inits = readers.iter().zip(&slots).map(|(r, slot)| {
         let id = &r.field.ident;
         if r.required {
-            quote!(#id: #slot.ok_or(#fast::Bail)?)
+            quote!(#id: #slot)
         } else {
             quote!(#id: #slot.unwrap_or_default())
         }
@@ -448,20 +442,21 @@ fn from_json(item: &syn::Ident, readers: &[Reader<'_>]) -> TokenStream {
                 <Self as #fast::FromJson<'de>>::rest(r, more)
             }
 
-            fn rest(r: &mut #fast::Reader<'de>, mut more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+            // One exit for errors (`members`), so the slots are dropped at one place.
+            fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
                 #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                 let mut rest = ::acp_bindings::runtime::Extra::new();
-                while more {
-                    match r.key()? {
-                        #(#arms)*
-                        other => {
-                            let value = r.serde::<::serde_json::Value>()?;
-                            rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                        }
+                #fast::members(r, more, |r, key| match key {
+                    #(#arms)*
+                    other => #fast::keep(r, &mut rest, other),
+                })?;
+                match (#(#required,)*) {
+                    (#(::core::option::Option::Some(#required),)*) => {
+                        ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
                     }
-                    more = r.next_member()?;
+                    #[allow(unreachable_patterns)]
+                    _ => ::core::result::Result::Err(#fast::Bail),
                 }
-                ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
             }
         }
     }

@@ -22,14 +22,17 @@
 //! (`serde_json`, `serde_json::Value`, serde's buffered content) and calls
 //! `visit_map` as before; the reader instead passes its text to the visitor's
 //! `visit_borrowed_str` and the position beside it, in a per-thread slot
-//! ([`hand_over`]) that only [`visit`] empties, and takes back the position
+//! (`hand_over`) that only [`visit`] empties, and takes back the position
 //! after the object. A `visit_borrowed_str` call without a handed-over
 //! position is refused as a string where an object belongs, as before.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde::de::{self, Deserialize, Unexpected};
 use serde_json::Value;
+
+use crate::runtime::de::{Scalar, Shape};
 
 pub use super::de::Reader;
 
@@ -125,6 +128,41 @@ pub fn items<'de, T: FromJson<'de>>(r: &mut Reader<'de>) -> Result<Vec<T>, Bail>
     <Vec<T>>::read(r)
 }
 
+/// A string decoded by its [`Scalar`] impl: the direct decoder of string
+/// enums and string newtypes, whose `Deserialize` accepts exactly the
+/// strings `Scalar` does (it bails where that one refuses).
+#[inline]
+pub fn scalar<'de, T: Scalar>(r: &mut Reader<'de>) -> Result<T, Bail> {
+    match r.str()? {
+        Cow::Borrowed(s) => T::from_str(s),
+        Cow::Owned(s) => T::from_string(s),
+    }
+    .ok_or(Bail)
+}
+
+/// The default-on-error rule for a scalar field (`runtime::de::lenient_scalar`),
+/// direct for a string and `null`: a string the type refuses is the
+/// default, as there; any other value runs the rule through the reader.
+#[inline]
+pub fn lenient_scalar<'de, F: Shape>(r: &mut Reader<'de>) -> Result<F, Bail>
+where
+    F::Inner: Scalar,
+{
+    match r.peek_byte()? {
+        b'"' => Ok(match r.str()? {
+            Cow::Borrowed(s) => F::Inner::from_str(s),
+            Cow::Owned(s) => F::Inner::from_string(s),
+        }
+        .map(F::wrap)
+        .unwrap_or_default()),
+        b'n' => {
+            r.null()?;
+            Ok(F::null().unwrap_or_default())
+        }
+        _ => crate::runtime::de::lenient_scalar(r).map_err(|_| Bail),
+    }
+}
+
 macro_rules! by_serde {
     ($($t:ty),* $(,)?) => {$(
         impl<'de> FromJson<'de> for $t {}
@@ -201,6 +239,43 @@ impl<'de, T: FromJson<'de>> FromJson<'de> for Vec<T> {
         }
         Ok(out)
     }
+}
+
+/// The member loop of a generated direct decoder: each member's name and
+/// the reader, positioned at its value, go to `member`, which reads the value
+/// into the decoder's slots. Errors leave through this one call, so the
+/// decoder drops its slots at one place, not at every read (less code).
+#[inline]
+pub fn members<'de>(
+    r: &mut Reader<'de>,
+    mut more: bool,
+    mut member: impl FnMut(&mut Reader<'de>, &'de str) -> Result<(), Bail>,
+) -> Result<(), Bail> {
+    while more {
+        let key = r.key()?;
+        member(r, key)?;
+        more = r.next_member()?;
+    }
+    Ok(())
+}
+
+/// Fills a decoder's slot; a member seen twice bails (serde_json's visitors
+/// refuse it).
+#[inline]
+pub fn put<T>(slot: &mut Option<T>, value: Result<T, Bail>) -> Result<(), Bail> {
+    if slot.is_some() {
+        return Err(Bail);
+    }
+    *slot = Some(value?);
+    Ok(())
+}
+
+/// Keeps a member the decoder does not name, as the visitors keep it.
+#[inline]
+pub fn keep<'de>(r: &mut Reader<'de>, rest: &mut crate::runtime::Extra, key: &str) -> Result<(), Bail> {
+    let value = r.serde::<Value>()?;
+    rest.insert(key.to_owned(), value);
+    Ok(())
 }
 
 /// Skips the members left in an opened object (a variant that carries

@@ -42,8 +42,11 @@ impl<'de, M: Reader<T>, T> DeserializeSeed<'de> for Field<M, T> {
 /// Declares reader types: `Name [generics] FieldType => function;` makes a
 /// unit struct `Name` implementing [`Reader<FieldType>`] with `function`.
 /// Also used by `patch::de` for the derive's helpers.
+/// `=> function, direct` also names the direct decoders' reading of the rule
+/// (a function of the reader); without it they run `function` through their
+/// reader.
 macro_rules! readers {
-    ($($(#[$doc:meta])* $marker:ident [$($g:tt)*] $t:ty => $f:expr;)*) => {$(
+    ($($(#[$doc:meta])* $marker:ident [$($g:tt)*] $t:ty => $f:expr $(, $direct:expr)?;)*) => {$(
         $(#[$doc])*
         pub struct $marker;
         impl<$($g)*> $crate::runtime::read::Reader<$t> for $marker {
@@ -51,8 +54,14 @@ macro_rules! readers {
                 $f(d)
             }
         }
-        // A direct decoder runs the rule through its reader.
-        impl<'de, $($g)*> $crate::json::fast::Rule<'de, $t> for $marker {}
+        impl<'de, $($g)*> $crate::json::fast::Rule<'de, $t> for $marker {
+            $(
+                #[inline]
+                fn read(r: &mut $crate::json::fast::Reader<'de>) -> ::core::result::Result<$t, $crate::json::fast::Bail> {
+                    $direct(r)
+                }
+            )?
+        }
     )*};
 }
 pub(crate) use readers;
@@ -63,7 +72,7 @@ readers! {
     /// [`de::lenient_meta`]: an object field (`_meta`), streamed.
     LenientMeta [F: Shape<Inner: From<JsonObject>>] F => de::lenient_meta;
     /// [`de::lenient_scalar`]: a scalar read in place.
-    LenientScalar [F: Shape<Inner: Scalar>] F => de::lenient_scalar;
+    LenientScalar [F: Shape<Inner: Scalar>] F => de::lenient_scalar, crate::json::fast::lenient_scalar;
     /// [`de::any`]: an optional any-JSON field keeps a present `null`.
     Any [] Option<Value> => de::any;
     /// [`de::present`]: a required field that may be `null`.

@@ -1535,7 +1535,14 @@ impl ::core::fmt::Display for SessionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2291,7 +2298,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<ToolKind>> = ::core::option::Option::None;
@@ -2318,137 +2325,121 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "toolCallId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "kind" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<ToolKind>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "status" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<ToolCallStatus>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "title" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "content" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "locations" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "rawInput" => {
-                    if v7.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v7 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v7,
                         <crate::runtime::read::Any as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<::serde_json::Value>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "rawOutput" => {
-                    if v8.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v8 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v8,
                         <crate::runtime::read::Any as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<::serde_json::Value>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v9.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v9 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v9,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(ToolCallUpdate {
+                    tool_call_id: v0,
+                    kind: v1.unwrap_or_default(),
+                    status: v2.unwrap_or_default(),
+                    title: v3.unwrap_or_default(),
+                    name: v4.unwrap_or_default(),
+                    content: v5.unwrap_or_default(),
+                    locations: v6.unwrap_or_default(),
+                    raw_input: v7.unwrap_or_default(),
+                    raw_output: v8.unwrap_or_default(),
+                    meta: v9.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCallUpdate {
-            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
-            kind: v1.unwrap_or_default(),
-            status: v2.unwrap_or_default(),
-            title: v3.unwrap_or_default(),
-            name: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            locations: v6.unwrap_or_default(),
-            raw_input: v7.unwrap_or_default(),
-            raw_output: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCallUpdate {
@@ -2646,7 +2637,14 @@ impl ::core::fmt::Display for ToolCallId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for ToolCallId {}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2806,7 +2804,14 @@ impl crate::runtime::de::Scalar for ToolKind {
         v.parse().ok()
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for ToolKind {}
+impl<'de> crate::json::fast::FromJson<'de> for ToolKind {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2932,7 +2937,14 @@ impl crate::runtime::de::Scalar for ToolCallStatus {
         v.parse().ok()
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for ToolCallStatus {}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3630,7 +3642,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::vec::Vec<Role>>,
@@ -3645,68 +3657,64 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "audience" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<Role>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "lastModified" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "priority" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<crate::runtime::Number>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(Annotations {
+                    audience: v0.unwrap_or_default(),
+                    last_modified: v1.unwrap_or_default(),
+                    priority: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Annotations {
-            audience: v0.unwrap_or_default(),
-            last_modified: v1.unwrap_or_default(),
-            priority: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Annotations {
@@ -3856,7 +3864,14 @@ impl crate::runtime::de::Scalar for Role {
         v.parse().ok()
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for Role {}
+impl<'de> crate::json::fast::FromJson<'de> for Role {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4012,7 +4027,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -4020,55 +4035,53 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "annotations" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "text" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v1,) {
+            (::core::option::Option::Some(v1),) => {
+                ::core::result::Result::Ok(TextContent {
+                    annotations: v0.unwrap_or_default(),
+                    text: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TextContent {
-            annotations: v0.unwrap_or_default(),
-            text: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TextContent {
@@ -4301,7 +4314,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -4313,78 +4326,72 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "annotations" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "data" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v1, v2) {
+            (::core::option::Option::Some(v1), ::core::option::Option::Some(v2)) => {
+                ::core::result::Result::Ok(ImageContent {
+                    annotations: v0.unwrap_or_default(),
+                    data: v1,
+                    mime_type: v2,
+                    uri: v3.unwrap_or_default(),
+                    meta: v4.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ImageContent {
-            annotations: v0.unwrap_or_default(),
-            data: v1.ok_or(crate::json::fast::Bail)?,
-            mime_type: v2.ok_or(crate::json::fast::Bail)?,
-            uri: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ImageContent {
@@ -4605,7 +4612,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -4614,66 +4621,62 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "annotations" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "data" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v1, v2) {
+            (::core::option::Option::Some(v1), ::core::option::Option::Some(v2)) => {
+                ::core::result::Result::Ok(AudioContent {
+                    annotations: v0.unwrap_or_default(),
+                    data: v1,
+                    mime_type: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(AudioContent {
-            annotations: v0.unwrap_or_default(),
-            data: v1.ok_or(crate::json::fast::Bail)?,
-            mime_type: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl AudioContent {
@@ -4995,7 +4998,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
@@ -5014,114 +5017,102 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "annotations" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "size" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<i64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "title" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v7.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v7 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v7,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v3, v6) {
+            (::core::option::Option::Some(v3), ::core::option::Option::Some(v6)) => {
+                ::core::result::Result::Ok(ResourceLink {
+                    annotations: v0.unwrap_or_default(),
+                    description: v1.unwrap_or_default(),
+                    mime_type: v2.unwrap_or_default(),
+                    name: v3,
+                    size: v4.unwrap_or_default(),
+                    title: v5.unwrap_or_default(),
+                    uri: v6,
+                    meta: v7.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ResourceLink {
-            annotations: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            mime_type: v2.unwrap_or_default(),
-            name: v3.ok_or(crate::json::fast::Bail)?,
-            size: v4.unwrap_or_default(),
-            title: v5.unwrap_or_default(),
-            uri: v6.ok_or(crate::json::fast::Bail)?,
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ResourceLink {
@@ -5462,7 +5453,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::string::String>,
@@ -5473,66 +5464,62 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "mimeType" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "text" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v1, v2) {
+            (::core::option::Option::Some(v1), ::core::option::Option::Some(v2)) => {
+                ::core::result::Result::Ok(TextResourceContents {
+                    mime_type: v0.unwrap_or_default(),
+                    text: v1,
+                    uri: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TextResourceContents {
-            mime_type: v0.unwrap_or_default(),
-            text: v1.ok_or(crate::json::fast::Bail)?,
-            uri: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TextResourceContents {
@@ -5736,7 +5723,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
@@ -5747,66 +5734,62 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "blob" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v2) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v2)) => {
+                ::core::result::Result::Ok(BlobResourceContents {
+                    blob: v0,
+                    mime_type: v1.unwrap_or_default(),
+                    uri: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(BlobResourceContents {
-            blob: v0.ok_or(crate::json::fast::Bail)?,
-            mime_type: v1.unwrap_or_default(),
-            uri: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl BlobResourceContents {
@@ -5997,7 +5980,7 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<EmbeddedResourceResource> = ::core::option::Option::None;
@@ -6005,55 +5988,53 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "annotations" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "resource" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <EmbeddedResourceResource as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v1,) {
+            (::core::option::Option::Some(v1),) => {
+                ::core::result::Result::Ok(EmbeddedResource {
+                    annotations: v0.unwrap_or_default(),
+                    resource: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(EmbeddedResource {
-            annotations: v0.unwrap_or_default(),
-            resource: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl EmbeddedResource {
@@ -6227,48 +6208,48 @@ impl<'de> crate::json::fast::FromJson<'de> for Content {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "content" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Content {
+                    content: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Content {
-            content: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Content {
@@ -6469,7 +6450,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
@@ -6480,66 +6461,62 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "path" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "oldText" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "newText" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v2) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v2)) => {
+                ::core::result::Result::Ok(Diff {
+                    path: v0,
+                    old_text: v1.unwrap_or_default(),
+                    new_text: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Diff {
-            path: v0.ok_or(crate::json::fast::Bail)?,
-            old_text: v1.unwrap_or_default(),
-            new_text: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Diff {
@@ -6650,7 +6627,14 @@ impl ::core::fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for TerminalId {}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -6784,48 +6768,48 @@ impl<'de> crate::json::fast::FromJson<'de> for Terminal {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "terminalId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Terminal {
+                    terminal_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Terminal {
-            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Terminal {
@@ -7010,7 +6994,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<u32>> = ::core::option::Option::None;
@@ -7018,55 +7002,53 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "path" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "line" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u32>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(ToolCallLocation {
+                    path: v0,
+                    line: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCallLocation {
-            path: v0.ok_or(crate::json::fast::Bail)?,
-            line: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCallLocation {
@@ -20367,7 +20349,14 @@ impl ::core::fmt::Display for SessionModeId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionModeId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionModeId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionModeId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -20942,7 +20931,14 @@ impl ::core::fmt::Display for SessionConfigId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21104,7 +21100,14 @@ impl crate::runtime::de::Scalar for SessionConfigOptionCategory {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionCategory {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionCategory {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21180,7 +21183,14 @@ impl ::core::fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigValueId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigValueId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigValueId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21442,7 +21452,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -21453,66 +21463,62 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "value" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <SessionConfigValueId as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionConfigSelectOption {
+                    value: v0,
+                    name: v1,
+                    description: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigSelectOption {
-            value: v0.ok_or(crate::json::fast::Bail)?,
-            name: v1.ok_or(crate::json::fast::Bail)?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigSelectOption {
@@ -21718,7 +21724,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionConfigGroupId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -21727,66 +21733,66 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "group" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <SessionConfigGroupId as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "options" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<SessionConfigSelectOption>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1, v2) {
+            (
+                ::core::option::Option::Some(v0),
+                ::core::option::Option::Some(v1),
+                ::core::option::Option::Some(v2),
+            ) => {
+                ::core::result::Result::Ok(SessionConfigSelectGroup {
+                    group: v0,
+                    name: v1,
+                    options: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigSelectGroup {
-            group: v0.ok_or(crate::json::fast::Bail)?,
-            name: v1.ok_or(crate::json::fast::Bail)?,
-            options: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigSelectGroup {
@@ -21902,7 +21908,14 @@ impl ::core::fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigGroupId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigGroupId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigGroupId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -22011,45 +22024,45 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<SessionConfigSelectOptions> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "currentValue" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <SessionConfigValueId as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "options" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <SessionConfigSelectOptions as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionConfigSelect {
+                    current_value: v0,
+                    options: v1,
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigSelect {
-            current_value: v0.ok_or(crate::json::fast::Bail)?,
-            options: v1.ok_or(crate::json::fast::Bail)?,
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigSelect {
@@ -22173,31 +22186,33 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "currentValue" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <bool as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <bool as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(SessionConfigBoolean {
+                    current_value: v0,
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigBoolean {
-            current_value: v0.ok_or(crate::json::fast::Bail)?,
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigBoolean {
@@ -25492,7 +25507,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotification {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<SessionUpdate> = ::core::option::Option::None;
@@ -25500,50 +25515,48 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotification {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "sessionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "update" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <SessionUpdate as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <SessionUpdate as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionNotification {
+                    session_id: v0,
+                    update: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionNotification {
-            session_id: v0.ok_or(crate::json::fast::Bail)?,
-            update: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionNotification {
@@ -26997,7 +27010,14 @@ impl ::core::fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for MessageId {}
+impl<'de> crate::json::fast::FromJson<'de> for MessageId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -27156,7 +27176,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<MessageId>> = ::core::option::Option::None;
@@ -27164,53 +27184,51 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "content" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "messageId" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MessageId>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(ContentChunk {
+                    content: v0,
+                    message_id: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ContentChunk {
-            content: v0.ok_or(crate::json::fast::Bail)?,
-            message_id: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ContentChunk {
@@ -27593,7 +27611,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCall {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -27618,136 +27636,120 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCall {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "toolCallId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "title" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "kind" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<ToolKind>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "status" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<ToolCallStatus>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "content" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<::std::vec::Vec<ToolCallContent>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "locations" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<::std::vec::Vec<ToolCallLocation>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "rawInput" => {
-                    if v7.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v7 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v7,
                         <crate::runtime::read::Any as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<::serde_json::Value>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "rawOutput" => {
-                    if v8.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v8 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v8,
                         <crate::runtime::read::Any as crate::json::fast::Rule<
                             'de,
                             ::core::option::Option<::serde_json::Value>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v9.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v9 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v9,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(ToolCall {
+                    tool_call_id: v0,
+                    title: v1,
+                    name: v2.unwrap_or_default(),
+                    kind: v3.unwrap_or_default(),
+                    status: v4.unwrap_or_default(),
+                    content: v5.unwrap_or_default(),
+                    locations: v6.unwrap_or_default(),
+                    raw_input: v7.unwrap_or_default(),
+                    raw_output: v8.unwrap_or_default(),
+                    meta: v9.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCall {
-            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
-            title: v1.ok_or(crate::json::fast::Bail)?,
-            name: v2.unwrap_or_default(),
-            kind: v3.unwrap_or_default(),
-            status: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            locations: v6.unwrap_or_default(),
-            raw_input: v7.unwrap_or_default(),
-            raw_output: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCall {
@@ -28024,7 +28026,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<PlanEntryPriority> = ::core::option::Option::None;
@@ -28033,61 +28035,61 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "content" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "priority" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <PlanEntryPriority as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <PlanEntryPriority as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "status" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
-                        <PlanEntryStatus as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v2,
+                        <PlanEntryStatus as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1, v2) {
+            (
+                ::core::option::Option::Some(v0),
+                ::core::option::Option::Some(v1),
+                ::core::option::Option::Some(v2),
+            ) => {
+                ::core::result::Result::Ok(PlanEntry {
+                    content: v0,
+                    priority: v1,
+                    status: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanEntry {
-            content: v0.ok_or(crate::json::fast::Bail)?,
-            priority: v1.ok_or(crate::json::fast::Bail)?,
-            status: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl PlanEntry {
@@ -28240,7 +28242,14 @@ impl crate::runtime::de::Scalar for PlanEntryPriority {
         v.parse().ok()
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for PlanEntryPriority {}
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryPriority {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28354,7 +28363,14 @@ impl crate::runtime::de::Scalar for PlanEntryStatus {
         v.parse().ok()
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for PlanEntryStatus {}
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -28499,51 +28515,51 @@ impl<'de> crate::json::fast::FromJson<'de> for Plan {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::vec::Vec<PlanEntry>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "entries" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<PlanEntry>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Plan {
+                    entries: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Plan {
-            entries: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Plan {
@@ -28738,7 +28754,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -28749,66 +28765,62 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "name" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "input" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<AvailableCommandInput>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(AvailableCommand {
+                    name: v0,
+                    description: v1,
+                    input: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(AvailableCommand {
-            name: v0.ok_or(crate::json::fast::Bail)?,
-            description: v1.ok_or(crate::json::fast::Bail)?,
-            input: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl AvailableCommand {
@@ -29049,50 +29061,50 @@ impl<'de> crate::json::fast::FromJson<'de> for UnstructuredCommandInput {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "hint" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(UnstructuredCommandInput {
+                    hint: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(UnstructuredCommandInput {
-            hint: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl UnstructuredCommandInput {
@@ -29255,51 +29267,51 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::vec::Vec<AvailableCommand>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "availableCommands" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<AvailableCommand>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(AvailableCommandsUpdate {
+                    available_commands: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(AvailableCommandsUpdate {
-            available_commands: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl AvailableCommandsUpdate {
@@ -29461,48 +29473,48 @@ impl<'de> crate::json::fast::FromJson<'de> for CurrentModeUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionModeId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "currentModeId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <SessionModeId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <SessionModeId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(CurrentModeUpdate {
+                    current_mode_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(CurrentModeUpdate {
-            current_mode_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl CurrentModeUpdate {
@@ -29671,51 +29683,51 @@ impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::vec::Vec<SessionConfigOption>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "configOptions" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<SessionConfigOption>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(ConfigOptionUpdate {
+                    config_options: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ConfigOptionUpdate {
-            config_options: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ConfigOptionUpdate {
@@ -29917,7 +29929,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionInfoUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::string::String>,
@@ -29929,56 +29941,54 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionInfoUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "title" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "updatedAt" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(SessionInfoUpdate {
+                    title: v0.unwrap_or_default(),
+                    updated_at: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionInfoUpdate {
-            title: v0.unwrap_or_default(),
-            updated_at: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionInfoUpdate {
@@ -30162,7 +30172,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Number> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -30170,54 +30180,52 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "amount" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::Number as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "currency" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(Cost {
+                    amount: v0,
+                    currency: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Cost {
-            amount: v0.ok_or(crate::json::fast::Bail)?,
-            currency: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Cost {
@@ -30409,7 +30417,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UsageUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<u64> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<u64> = ::core::option::Option::None;
@@ -30418,62 +30426,58 @@ impl<'de> crate::json::fast::FromJson<'de> for UsageUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "used" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "size" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "cost" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Cost>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(UsageUpdate {
+                    used: v0,
+                    size: v1,
+                    cost: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(UsageUpdate {
-            used: v0.ok_or(crate::json::fast::Bail)?,
-            size: v1.ok_or(crate::json::fast::Bail)?,
-            cost: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl UsageUpdate {
@@ -30651,7 +30655,14 @@ impl crate::runtime::de::Scalar for NoticeSeverity {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for NoticeSeverity {}
+impl<'de> crate::json::fast::FromJson<'de> for NoticeSeverity {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -30845,7 +30856,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<NoticeSeverity> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -30856,66 +30867,62 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "severity" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <NoticeSeverity as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <NoticeSeverity as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "title" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         crate::runtime::de::checked_str::<
                             _,
                             __StrRule__defs_Notice_properties_title,
                         >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail)?,
-                    );
+                            .map_err(|_| crate::json::fast::Bail),
+                    )
                 }
                 "description" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(Notice {
+                    severity: v0,
+                    title: v1,
+                    description: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Notice {
-            severity: v0.ok_or(crate::json::fast::Bail)?,
-            title: v1.ok_or(crate::json::fast::Bail)?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Notice {
@@ -31046,7 +31053,14 @@ impl ::core::fmt::Display for CompactionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for CompactionId {}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -31203,7 +31217,14 @@ impl crate::runtime::de::Scalar for CompactionStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for CompactionStatus {}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -31401,7 +31422,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<CompactionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<CompactionStatus> = ::core::option::Option::None;
@@ -31415,74 +31436,68 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "compactionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "status" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <CompactionStatus as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <CompactionStatus as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "summary" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "error" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(CompactionUpdate {
+                    compaction_id: v0,
+                    status: v1,
+                    summary: v2.unwrap_or_default(),
+                    error: v3.unwrap_or_default(),
+                    meta: v4.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(CompactionUpdate {
-            compaction_id: v0.ok_or(crate::json::fast::Bail)?,
-            status: v1.ok_or(crate::json::fast::Bail)?,
-            summary: v2.unwrap_or_default(),
-            error: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl CompactionUpdate {
@@ -31688,7 +31703,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<CompactionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
@@ -31696,50 +31711,48 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "compactionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(CompactionSummaryChunk {
+                    compaction_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(CompactionSummaryChunk {
-            compaction_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl CompactionSummaryChunk {
@@ -49854,7 +49867,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<u64> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<u64> = ::core::option::Option::None;
@@ -49866,95 +49879,89 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "totalTokens" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "inputTokens" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "outputTokens" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v2,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "thoughtTokens" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "cachedReadTokens" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "cachedWriteTokens" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1, v2) {
+            (
+                ::core::option::Option::Some(v0),
+                ::core::option::Option::Some(v1),
+                ::core::option::Option::Some(v2),
+            ) => {
+                ::core::result::Result::Ok(Usage {
+                    total_tokens: v0,
+                    input_tokens: v1,
+                    output_tokens: v2,
+                    thought_tokens: v3.unwrap_or_default(),
+                    cached_read_tokens: v4.unwrap_or_default(),
+                    cached_write_tokens: v5.unwrap_or_default(),
+                    meta: v6.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Usage {
-            total_tokens: v0.ok_or(crate::json::fast::Bail)?,
-            input_tokens: v1.ok_or(crate::json::fast::Bail)?,
-            output_tokens: v2.ok_or(crate::json::fast::Bail)?,
-            thought_tokens: v3.unwrap_or_default(),
-            cached_read_tokens: v4.unwrap_or_default(),
-            cached_write_tokens: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -50317,7 +50324,14 @@ impl ::core::fmt::Display for PlanId {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> crate::json::fast::FromJson<'de> for PlanId {}
+impl<'de> crate::json::fast::FromJson<'de> for PlanId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanId {
@@ -50477,7 +50491,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::vec::Vec<PlanEntry>> = ::core::option::Option::None;
@@ -50485,53 +50499,51 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "entries" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<PlanEntry>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(PlanItems {
+                    plan_id: v0,
+                    entries: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanItems {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            entries: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -50717,7 +50729,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -50725,52 +50737,50 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(PlanFile {
+                    plan_id: v0,
+                    uri: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanFile {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            uri: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -50952,7 +50962,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -50960,52 +50970,50 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(PlanMarkdown {
+                    plan_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanMarkdown {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51174,48 +51182,48 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanUpdateContent> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "plan" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanUpdateContent as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanUpdateContent as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(PlanUpdate {
+                    plan: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanUpdate {
-            plan: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51382,48 +51390,48 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(PlanRemoved {
+                    plan_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanRemoved {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51604,7 +51612,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<SessionCancelCapabilities>,
@@ -51613,44 +51621,44 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "cancel" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<SessionCancelCapabilities>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(SubagentSessionCapabilities {
+                    cancel: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SubagentSessionCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51815,38 +51823,40 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(SessionCancelCapabilities {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52253,38 +52263,40 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(RunningStateUpdate {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(RunningStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52423,34 +52435,36 @@ impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Error>> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "error" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Error>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(ErrorStopReason {
+                    error: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ErrorStopReason {
-            error: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52980,38 +52994,40 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(RequiresActionStateUpdate {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(RequiresActionStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53163,38 +53179,40 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(UnknownStateUpdate {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(UnknownStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53563,7 +53581,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
@@ -53586,111 +53604,99 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "sessionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "title" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "capabilities" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<SubagentSessionCapabilities>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "state" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<StateUpdate>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "cwd" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::Nullable<
                             ::std::string::String,
-                        > as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                        > as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "additionalDirectories" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::Nullable<
                             ::std::vec::Vec<::std::string::String>,
-                        > as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                        > as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v7.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v7 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v7,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(SubagentUpdate {
+                    session_id: v0,
+                    title: v1.unwrap_or_default(),
+                    description: v2.unwrap_or_default(),
+                    capabilities: v3.unwrap_or_default(),
+                    state: v4.unwrap_or_default(),
+                    cwd: v5.unwrap_or_default(),
+                    additional_directories: v6.unwrap_or_default(),
+                    meta: v7.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SubagentUpdate {
-            session_id: v0.ok_or(crate::json::fast::Bail)?,
-            title: v1.unwrap_or_default(),
-            description: v2.unwrap_or_default(),
-            capabilities: v3.unwrap_or_default(),
-            state: v4.unwrap_or_default(),
-            cwd: v5.unwrap_or_default(),
-            additional_directories: v6.unwrap_or_default(),
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54073,7 +54079,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessage {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<SessionId>> = ::core::option::Option::None;
@@ -54087,101 +54093,91 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessage {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "messageId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "senderSessionId" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<SessionId>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "recipientSessionId" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<SessionId>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "senderMessageId" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MessageId>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "recipientMessageId" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MessageId>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "content" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(SessionMessage {
+                    message_id: v0,
+                    sender_session_id: v1.unwrap_or_default(),
+                    recipient_session_id: v2.unwrap_or_default(),
+                    sender_message_id: v3.unwrap_or_default(),
+                    recipient_message_id: v4.unwrap_or_default(),
+                    content: v5.unwrap_or_default(),
+                    meta: v6.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionMessage {
-            message_id: v0.ok_or(crate::json::fast::Bail)?,
-            sender_session_id: v1.unwrap_or_default(),
-            recipient_session_id: v2.unwrap_or_default(),
-            sender_message_id: v3.unwrap_or_default(),
-            recipient_message_id: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54420,7 +54416,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
@@ -54428,50 +54424,48 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "messageId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionMessageChunk {
+                    message_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionMessageChunk {
-            message_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]

@@ -1080,7 +1080,14 @@ impl ::core::fmt::Display for SessionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1484,7 +1491,14 @@ impl ::core::fmt::Display for ToolCallId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for ToolCallId {}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1685,7 +1699,14 @@ impl crate::runtime::de::Scalar for ToolKind {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for ToolKind {}
+impl<'de> crate::json::fast::FromJson<'de> for ToolKind {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1865,7 +1886,14 @@ impl crate::runtime::de::Scalar for ToolCallStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for ToolCallStatus {}
+impl<'de> crate::json::fast::FromJson<'de> for ToolCallStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2625,7 +2653,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::vec::Vec<Role>>,
@@ -2640,35 +2668,31 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "audience" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<Role>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "lastModified" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "priority" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         crate::runtime::de::opt_float_in_range::<
                             _,
                             _,
@@ -2677,36 +2701,36 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
                             true,
                             __Bound__defs_Annotations_properties_priority,
                         >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail)?,
-                    );
+                            .map_err(|_| crate::json::fast::Bail),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(Annotations {
+                    audience: v0.unwrap_or_default(),
+                    last_modified: v1.unwrap_or_default(),
+                    priority: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Annotations {
-            audience: v0.unwrap_or_default(),
-            last_modified: v1.unwrap_or_default(),
-            priority: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Annotations {
@@ -2900,7 +2924,14 @@ impl crate::runtime::de::Scalar for Role {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for Role {}
+impl<'de> crate::json::fast::FromJson<'de> for Role {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3058,7 +3089,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
@@ -3066,55 +3097,53 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "text" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "annotations" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(TextContent {
+                    text: v0,
+                    annotations: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TextContent {
-            text: v0.ok_or(crate::json::fast::Bail)?,
-            annotations: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TextContent {
@@ -3228,7 +3257,14 @@ impl ::core::fmt::Display for MediaType {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for MediaType {}
+impl<'de> crate::json::fast::FromJson<'de> for MediaType {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MediaType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3429,7 +3465,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<MediaType> = ::core::option::Option::None;
@@ -3441,76 +3477,70 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "data" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::Base64String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <MediaType as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <MediaType as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "annotations" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(ImageContent {
+                    data: v0,
+                    mime_type: v1,
+                    uri: v2.unwrap_or_default(),
+                    annotations: v3.unwrap_or_default(),
+                    meta: v4.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ImageContent {
-            data: v0.ok_or(crate::json::fast::Bail)?,
-            mime_type: v1.ok_or(crate::json::fast::Bail)?,
-            uri: v2.unwrap_or_default(),
-            annotations: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ImageContent {
@@ -3737,7 +3767,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<MediaType> = ::core::option::Option::None;
@@ -3746,64 +3776,60 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "data" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::Base64String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <MediaType as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <MediaType as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "annotations" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(AudioContent {
+                    data: v0,
+                    mime_type: v1,
+                    annotations: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(AudioContent {
-            data: v0.ok_or(crate::json::fast::Bail)?,
-            mime_type: v1.ok_or(crate::json::fast::Bail)?,
-            annotations: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl AudioContent {
@@ -4073,7 +4099,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Icon {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<MediaType>> = ::core::option::Option::None;
@@ -4085,81 +4111,75 @@ impl<'de> crate::json::fast::FromJson<'de> for Icon {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "src" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MediaType>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "sizes" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::vec::Vec<::std::string::String>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "theme" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<IconTheme>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Icon {
+                    src: v0,
+                    mime_type: v1.unwrap_or_default(),
+                    sizes: v2.unwrap_or_default(),
+                    theme: v3.unwrap_or_default(),
+                    meta: v4.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Icon {
-            src: v0.ok_or(crate::json::fast::Bail)?,
-            mime_type: v1.unwrap_or_default(),
-            sizes: v2.unwrap_or_default(),
-            theme: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Icon {
@@ -4350,7 +4370,14 @@ impl crate::runtime::de::Scalar for IconTheme {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for IconTheme {}
+impl<'de> crate::json::fast::FromJson<'de> for IconTheme {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IconTheme {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -4671,7 +4698,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -4691,126 +4718,112 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "name" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "title" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "icons" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<Icon>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MediaType>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "size" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "annotations" => {
-                    if v7.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v7 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v7,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v8.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v8 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v8,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(ResourceLink {
+                    name: v0,
+                    uri: v1,
+                    title: v2.unwrap_or_default(),
+                    description: v3.unwrap_or_default(),
+                    icons: v4.unwrap_or_default(),
+                    mime_type: v5.unwrap_or_default(),
+                    size: v6.unwrap_or_default(),
+                    annotations: v7.unwrap_or_default(),
+                    meta: v8.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ResourceLink {
-            name: v0.ok_or(crate::json::fast::Bail)?,
-            uri: v1.ok_or(crate::json::fast::Bail)?,
-            title: v2.unwrap_or_default(),
-            description: v3.unwrap_or_default(),
-            icons: v4.unwrap_or_default(),
-            mime_type: v5.unwrap_or_default(),
-            size: v6.unwrap_or_default(),
-            annotations: v7.unwrap_or_default(),
-            meta: v8.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ResourceLink {
@@ -5170,7 +5183,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -5179,66 +5192,62 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "text" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MediaType>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(TextResourceContents {
+                    text: v0,
+                    uri: v1,
+                    mime_type: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TextResourceContents {
-            text: v0.ok_or(crate::json::fast::Bail)?,
-            uri: v1.ok_or(crate::json::fast::Bail)?,
-            mime_type: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TextResourceContents {
@@ -5448,7 +5457,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -5457,66 +5466,62 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "blob" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::Base64String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "mimeType" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<MediaType>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(BlobResourceContents {
+                    blob: v0,
+                    uri: v1,
+                    mime_type: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(BlobResourceContents {
-            blob: v0.ok_or(crate::json::fast::Bail)?,
-            uri: v1.ok_or(crate::json::fast::Bail)?,
-            mime_type: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl BlobResourceContents {
@@ -5711,7 +5716,7 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<EmbeddedResourceResource> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<Annotations>> = ::core::option::Option::None;
@@ -5719,55 +5724,53 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "resource" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <EmbeddedResourceResource as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "annotations" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Annotations>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(EmbeddedResource {
+                    resource: v0,
+                    annotations: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(EmbeddedResource {
-            resource: v0.ok_or(crate::json::fast::Bail)?,
-            annotations: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl EmbeddedResource {
@@ -5941,48 +5944,48 @@ impl<'de> crate::json::fast::FromJson<'de> for Content {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "content" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Content {
+                    content: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Content {
-            content: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Content {
@@ -6537,7 +6540,14 @@ impl crate::runtime::de::Scalar for DiffFileType {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for DiffFileType {}
+impl<'de> crate::json::fast::FromJson<'de> for DiffFileType {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffFileType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -6616,7 +6626,14 @@ impl ::core::fmt::Display for AbsolutePath {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for AbsolutePath {}
+impl<'de> crate::json::fast::FromJson<'de> for AbsolutePath {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AbsolutePath {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -6712,31 +6729,33 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPathChange {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "path" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(DiffPathChange {
+                    path: v0,
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(DiffPathChange {
-            path: v0.ok_or(crate::json::fast::Bail)?,
-            additional_properties: rest,
-        })
     }
 }
 impl DiffPathChange {
@@ -6863,41 +6882,41 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPathPairChange {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "oldPath" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "path" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(DiffPathPairChange {
+                    old_path: v0,
+                    path: v1,
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(DiffPathPairChange {
-            old_path: v0.ok_or(crate::json::fast::Bail)?,
-            path: v1.ok_or(crate::json::fast::Bail)?,
-            additional_properties: rest,
-        })
     }
 }
 impl DiffPathPairChange {
@@ -7062,7 +7081,7 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPatch {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<DiffPatchFormat> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -7070,52 +7089,50 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPatch {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "format" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <DiffPatchFormat as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <DiffPatchFormat as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "text" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(DiffPatch {
+                    format: v0,
+                    text: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(DiffPatch {
-            format: v0.ok_or(crate::json::fast::Bail)?,
-            text: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl DiffPatch {
@@ -7292,7 +7309,14 @@ impl crate::runtime::de::Scalar for DiffPatchFormat {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for DiffPatchFormat {}
+impl<'de> crate::json::fast::FromJson<'de> for DiffPatchFormat {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPatchFormat {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -7466,7 +7490,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::vec::Vec<DiffChange>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<DiffPatch>> = ::core::option::Option::None;
@@ -7474,56 +7498,54 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "changes" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Items as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<DiffChange>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "patch" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<DiffPatch>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Diff {
+                    changes: v0,
+                    patch: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Diff {
-            changes: v0.ok_or(crate::json::fast::Bail)?,
-            patch: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Diff {
@@ -7638,7 +7660,14 @@ impl ::core::fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for TerminalId {}
+impl<'de> crate::json::fast::FromJson<'de> for TerminalId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -7771,48 +7800,48 @@ impl<'de> crate::json::fast::FromJson<'de> for Terminal {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "terminalId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(Terminal {
+                    terminal_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Terminal {
-            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Terminal {
@@ -8008,7 +8037,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<AbsolutePath> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Nullable<u32>> = ::core::option::Option::None;
@@ -8016,21 +8045,19 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "path" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <AbsolutePath as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "line" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         crate::runtime::de::opt_int_in_range::<
                             _,
                             _,
@@ -8039,35 +8066,35 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
                             true,
                             __Bound__defs_ToolCallLocation_properties_line,
                         >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail)?,
-                    );
+                            .map_err(|_| crate::json::fast::Bail),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(ToolCallLocation {
+                    path: v0,
+                    line: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCallLocation {
-            path: v0.ok_or(crate::json::fast::Bail)?,
-            line: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCallLocation {
@@ -8260,7 +8287,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<ToolCallCancelCapabilities>,
@@ -8269,44 +8296,44 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCapabilities {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "cancel" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<ToolCallCancelCapabilities>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(ToolCallCapabilities {
+                    cancel: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCallCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCallCapabilities {
@@ -8462,38 +8489,40 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCancelCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(ToolCallCancelCapabilities {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCallCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCallCancelCapabilities {
@@ -21113,7 +21142,14 @@ impl ::core::fmt::Display for SessionConfigId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21279,7 +21315,14 @@ impl crate::runtime::de::Scalar for SessionConfigOptionCategory {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionCategory {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionCategory {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21355,7 +21398,14 @@ impl ::core::fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigValueId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigValueId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigValueId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -21619,7 +21669,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -21630,66 +21680,62 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "value" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <SessionConfigValueId as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionConfigSelectOption {
+                    value: v0,
+                    name: v1,
+                    description: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigSelectOption {
-            value: v0.ok_or(crate::json::fast::Bail)?,
-            name: v1.ok_or(crate::json::fast::Bail)?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigSelectOption {
@@ -21897,7 +21943,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionConfigGroupId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -21906,66 +21952,66 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "groupId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <SessionConfigGroupId as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "name" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "options" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientItems as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<SessionConfigSelectOption>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1, v2) {
+            (
+                ::core::option::Option::Some(v0),
+                ::core::option::Option::Some(v1),
+                ::core::option::Option::Some(v2),
+            ) => {
+                ::core::result::Result::Ok(SessionConfigSelectGroup {
+                    group_id: v0,
+                    name: v1,
+                    options: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigSelectGroup {
-            group_id: v0.ok_or(crate::json::fast::Bail)?,
-            name: v1.ok_or(crate::json::fast::Bail)?,
-            options: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigSelectGroup {
@@ -22081,7 +22127,14 @@ impl ::core::fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for SessionConfigGroupId {}
+impl<'de> crate::json::fast::FromJson<'de> for SessionConfigGroupId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigGroupId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -22191,45 +22244,45 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionConfigValueId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<SessionConfigSelectOptions> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "currentValue" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <SessionConfigValueId as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "options" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <SessionConfigSelectOptions as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionConfigSelect {
+                    current_value: v0,
+                    options: v1,
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigSelect {
-            current_value: v0.ok_or(crate::json::fast::Bail)?,
-            options: v1.ok_or(crate::json::fast::Bail)?,
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigSelect {
@@ -22353,31 +22406,33 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "currentValue" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <bool as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <bool as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(SessionConfigBoolean {
+                    current_value: v0,
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionConfigBoolean {
-            current_value: v0.ok_or(crate::json::fast::Bail)?,
-            additional_properties: rest,
-        })
     }
 }
 impl SessionConfigBoolean {
@@ -22856,50 +22911,50 @@ impl<'de> crate::json::fast::FromJson<'de> for TextCommandInput {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "hint" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(TextCommandInput {
+                    hint: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TextCommandInput {
-            hint: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TextCommandInput {
@@ -23095,7 +23150,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Command {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -23106,66 +23161,62 @@ impl<'de> crate::json::fast::FromJson<'de> for Command {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "name" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "description" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "input" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<AvailableCommandInput>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(Command {
+                    name: v0,
+                    description: v1,
+                    input: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Command {
-            name: v0.ok_or(crate::json::fast::Bail)?,
-            description: v1.ok_or(crate::json::fast::Bail)?,
-            input: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Command {
@@ -25199,7 +25250,14 @@ impl ::core::fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for MessageId {}
+impl<'de> crate::json::fast::FromJson<'de> for MessageId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -25379,56 +25437,54 @@ impl<'de> crate::json::fast::FromJson<'de> for Error {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ErrorCode> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v2: ::core::option::Option<crate::runtime::Nullable<ErrorData>> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "code" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ErrorCode as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ErrorCode as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "message" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "data" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<ErrorData>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(Error {
+                    code: v0,
+                    message: v1,
+                    data: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Error {
-            code: v0.ok_or(crate::json::fast::Bail)?,
-            message: v1.ok_or(crate::json::fast::Bail)?,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Error {
@@ -25833,7 +25889,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UnsupportedProtocolVersionErrorDa
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ProtocolVersion> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::vec::Vec<ProtocolVersion>> = ::core::option::Option::None;
@@ -25841,52 +25897,50 @@ impl<'de> crate::json::fast::FromJson<'de> for UnsupportedProtocolVersionErrorDa
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "requested" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ProtocolVersion as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ProtocolVersion as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "supported" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::vec::Vec<
                             ProtocolVersion,
-                        > as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                        > as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(UnsupportedProtocolVersionErrorData {
+                    requested: v0,
+                    supported: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(UnsupportedProtocolVersionErrorData {
-            requested: v0.ok_or(crate::json::fast::Bail)?,
-            supported: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl UnsupportedProtocolVersionErrorData {
@@ -26053,48 +26107,48 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotFoundErrorData {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "sessionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(SessionNotFoundErrorData {
+                    session_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionNotFoundErrorData {
-            session_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl SessionNotFoundErrorData {
@@ -26884,7 +26938,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UpdateSessionNotification {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<SessionUpdate> = ::core::option::Option::None;
@@ -26892,50 +26946,48 @@ impl<'de> crate::json::fast::FromJson<'de> for UpdateSessionNotification {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "sessionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "update" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <SessionUpdate as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <SessionUpdate as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(UpdateSessionNotification {
+                    session_id: v0,
+                    update: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(UpdateSessionNotification {
-            session_id: v0.ok_or(crate::json::fast::Bail)?,
-            update: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl UpdateSessionNotification {
@@ -28870,7 +28922,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
@@ -28878,50 +28930,48 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "messageId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(ContentChunk {
+                    message_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ContentChunk {
-            message_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ContentChunk {
@@ -29769,48 +29819,48 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundTerminal {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "terminalId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(BackgroundTerminal {
+                    terminal_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(BackgroundTerminal {
-            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl BackgroundTerminal {
@@ -29966,48 +30016,48 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundToolCall {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "toolCallId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(BackgroundToolCall {
+                    tool_call_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(BackgroundToolCall {
-            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl BackgroundToolCall {
@@ -30183,7 +30233,7 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
@@ -30192,44 +30242,44 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "background" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(RunningStateUpdate {
+                    background: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(RunningStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl RunningStateUpdate {
@@ -30376,34 +30426,36 @@ impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<Error>> = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "error" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<Error>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(ErrorStopReason {
+                    error: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ErrorStopReason {
-            error: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ErrorStopReason {
@@ -31448,7 +31500,7 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
@@ -31457,44 +31509,44 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "background" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(RequiresActionStateUpdate {
+                    background: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(RequiresActionStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl RequiresActionStateUpdate {
@@ -32258,7 +32310,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallContentChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<ToolCallId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<ToolCallContent> = ::core::option::Option::None;
@@ -32266,50 +32318,48 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallContentChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "toolCallId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <ToolCallId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <ToolCallContent as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <ToolCallContent as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(ToolCallContentChunk {
+                    tool_call_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ToolCallContentChunk {
-            tool_call_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ToolCallContentChunk {
@@ -32475,50 +32525,50 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutput {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "data" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::Base64String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(TerminalOutput {
+                    data: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TerminalOutput {
-            data: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TerminalOutput {
@@ -32714,7 +32764,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalExitStatus {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Nullable<i64>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
@@ -32724,56 +32774,54 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalExitStatus {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "exitCode" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<i64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "signal" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(TerminalExitStatus {
+                    exit_code: v0.unwrap_or_default(),
+                    signal: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TerminalExitStatus {
-            exit_code: v0.unwrap_or_default(),
-            signal: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TerminalExitStatus {
@@ -32989,7 +33037,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<u16> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<u16> = ::core::option::Option::None;
@@ -32997,13 +33045,13 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "cols" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         crate::runtime::de::int_in_range::<
                             _,
                             u16,
@@ -33011,14 +33059,12 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
                             65535,
                             __Bound__defs_TerminalSize_properties_cols,
                         >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail)?,
-                    );
+                            .map_err(|_| crate::json::fast::Bail),
+                    )
                 }
                 "rows" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         crate::runtime::de::int_in_range::<
                             _,
                             u16,
@@ -33026,35 +33072,35 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
                             65535,
                             __Bound__defs_TerminalSize_properties_rows,
                         >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail)?,
-                    );
+                            .map_err(|_| crate::json::fast::Bail),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(TerminalSize {
+                    cols: v0,
+                    rows: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TerminalSize {
-            cols: v0.ok_or(crate::json::fast::Bail)?,
-            rows: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TerminalSize {
@@ -33244,7 +33290,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<TerminalCancelCapabilities>,
@@ -33253,44 +33299,44 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCapabilities {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "cancel" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<TerminalCancelCapabilities>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(TerminalCapabilities {
+                    cancel: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TerminalCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TerminalCapabilities {
@@ -33446,38 +33492,40 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCancelCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(TerminalCancelCapabilities {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TerminalCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TerminalCancelCapabilities {
@@ -33759,7 +33807,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutputChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<TerminalId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<crate::runtime::Base64String> = ::core::option::Option::None;
@@ -33767,52 +33815,50 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutputChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "terminalId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <TerminalId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "data" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::Base64String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(TerminalOutputChunk {
+                    terminal_id: v0,
+                    data: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(TerminalOutputChunk {
-            terminal_id: v0.ok_or(crate::json::fast::Bail)?,
-            data: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl TerminalOutputChunk {
@@ -34356,7 +34402,14 @@ impl ::core::fmt::Display for PlanId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for PlanId {}
+impl<'de> crate::json::fast::FromJson<'de> for PlanId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -34517,7 +34570,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<PlanEntryPriority> = ::core::option::Option::None;
@@ -34526,61 +34579,61 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "content" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "priority" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <PlanEntryPriority as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <PlanEntryPriority as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "status" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
-                        <PlanEntryStatus as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v2,
+                        <PlanEntryStatus as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1, v2) {
+            (
+                ::core::option::Option::Some(v0),
+                ::core::option::Option::Some(v1),
+                ::core::option::Option::Some(v2),
+            ) => {
+                ::core::result::Result::Ok(PlanEntry {
+                    content: v0,
+                    priority: v1,
+                    status: v2,
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanEntry {
-            content: v0.ok_or(crate::json::fast::Bail)?,
-            priority: v1.ok_or(crate::json::fast::Bail)?,
-            status: v2.ok_or(crate::json::fast::Bail)?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl PlanEntry {
@@ -34771,7 +34824,14 @@ impl crate::runtime::de::Scalar for PlanEntryPriority {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for PlanEntryPriority {}
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryPriority {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -34932,7 +34992,14 @@ impl crate::runtime::de::Scalar for PlanEntryStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for PlanEntryStatus {}
+impl<'de> crate::json::fast::FromJson<'de> for PlanEntryStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -35084,7 +35151,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::vec::Vec<PlanEntry>> = ::core::option::Option::None;
@@ -35092,53 +35159,51 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "entries" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::Items as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<PlanEntry>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(PlanItems {
+                    plan_id: v0,
+                    entries: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanItems {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            entries: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl PlanItems {
@@ -35302,48 +35367,48 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanUpdateContent> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "plan" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanUpdateContent as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanUpdateContent as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(PlanUpdate {
+                    plan: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanUpdate {
-            plan: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl PlanUpdate {
@@ -35513,51 +35578,51 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::vec::Vec<AvailableCommand>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "availableCommands" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Items as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<AvailableCommand>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(AvailableCommandsUpdate {
+                    available_commands: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(AvailableCommandsUpdate {
-            available_commands: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl AvailableCommandsUpdate {
@@ -35725,51 +35790,51 @@ impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<::std::vec::Vec<SessionConfigOption>> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "configOptions" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Items as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<SessionConfigOption>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(ConfigOptionUpdate {
+                    config_options: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(ConfigOptionUpdate {
-            config_options: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl ConfigOptionUpdate {
@@ -36002,7 +36067,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<crate::runtime::Number> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -36010,54 +36075,52 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "amount" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::Number as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "currency" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(Cost {
+                    amount: v0,
+                    currency: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Cost {
-            amount: v0.ok_or(crate::json::fast::Bail)?,
-            currency: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Cost {
@@ -36288,7 +36351,14 @@ impl crate::runtime::de::Scalar for NoticeSeverity {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for NoticeSeverity {}
+impl<'de> crate::json::fast::FromJson<'de> for NoticeSeverity {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -36482,7 +36552,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<NoticeSeverity> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -36493,66 +36563,62 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "severity" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <NoticeSeverity as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <NoticeSeverity as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "title" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         crate::runtime::de::checked_str::<
                             _,
                             __StrRule__defs_Notice_properties_title,
                         >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail)?,
-                    );
+                            .map_err(|_| crate::json::fast::Bail),
+                    )
                 }
                 "description" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::string::String>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(Notice {
+                    severity: v0,
+                    title: v1,
+                    description: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Notice {
-            severity: v0.ok_or(crate::json::fast::Bail)?,
-            title: v1.ok_or(crate::json::fast::Bail)?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl Notice {
@@ -36683,7 +36749,14 @@ impl ::core::fmt::Display for CompactionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for CompactionId {}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionId {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionId {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -36840,7 +36913,14 @@ impl crate::runtime::de::Scalar for CompactionStatus {
         ::core::option::Option::Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> crate::json::fast::FromJson<'de> for CompactionStatus {}
+impl<'de> crate::json::fast::FromJson<'de> for CompactionStatus {
+    #[inline]
+    fn read(
+        r: &mut crate::json::fast::Reader<'de>,
+    ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+        crate::json::fast::scalar(r)
+    }
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -37069,7 +37149,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<CompactionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
@@ -37077,50 +37157,48 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "compactionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <CompactionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(CompactionSummaryChunk {
+                    compaction_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(CompactionSummaryChunk {
-            compaction_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 impl CompactionSummaryChunk {
@@ -52377,48 +52455,48 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundSubagent {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "sessionId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <SessionId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <SessionId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(BackgroundSubagent {
+                    session_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(BackgroundSubagent {
-            session_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52695,7 +52773,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<u64> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<u64> = ::core::option::Option::None;
@@ -52707,95 +52785,89 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "totalTokens" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "inputTokens" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "outputTokens" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
-                        <u64 as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v2,
+                        <u64 as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "thoughtTokens" => {
-                    if v3.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v3 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v3,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "cachedReadTokens" => {
-                    if v4.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v4 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v4,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "cachedWriteTokens" => {
-                    if v5.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v5 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v5,
                         <crate::runtime::read::LenientScalar as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<u64>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v6.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v6 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v6,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1, v2) {
+            (
+                ::core::option::Option::Some(v0),
+                ::core::option::Option::Some(v1),
+                ::core::option::Option::Some(v2),
+            ) => {
+                ::core::result::Result::Ok(Usage {
+                    total_tokens: v0,
+                    input_tokens: v1,
+                    output_tokens: v2,
+                    thought_tokens: v3.unwrap_or_default(),
+                    cached_read_tokens: v4.unwrap_or_default(),
+                    cached_write_tokens: v5.unwrap_or_default(),
+                    meta: v6.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(Usage {
-            total_tokens: v0.ok_or(crate::json::fast::Bail)?,
-            input_tokens: v1.ok_or(crate::json::fast::Bail)?,
-            output_tokens: v2.ok_or(crate::json::fast::Bail)?,
-            thought_tokens: v3.unwrap_or_default(),
-            cached_read_tokens: v4.unwrap_or_default(),
-            cached_write_tokens: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53013,7 +53085,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
@@ -53022,44 +53094,44 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "background" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(UnknownStateUpdate {
+                    background: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(UnknownStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53400,7 +53472,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -53408,52 +53480,50 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "uri" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(PlanFile {
+                    plan_id: v0,
+                    uri: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanFile {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            uri: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53635,7 +53705,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
@@ -53643,52 +53713,50 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <::std::string::String as crate::json::fast::FromJson<
                             'de,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(PlanMarkdown {
+                    plan_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanMarkdown {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53857,48 +53925,48 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<PlanId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "planId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <PlanId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <PlanId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0,) {
+            (::core::option::Option::Some(v0),) => {
+                ::core::result::Result::Ok(PlanRemoved {
+                    plan_id: v0,
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(PlanRemoved {
-            plan_id: v0.ok_or(crate::json::fast::Bail)?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54081,7 +54149,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<SessionCancelCapabilities>,
@@ -54090,44 +54158,44 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "cancel" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::Lenient as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<SessionCancelCapabilities>,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v1,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(SubagentSessionCapabilities {
+                    cancel: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SubagentSessionCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54292,38 +54360,40 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "_meta" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v0,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match () {
+            () => {
+                ::core::result::Result::Ok(SessionCancelCapabilities {
+                    meta: v0.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54725,7 +54795,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
     }
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
-        mut more: bool,
+        more: bool,
     ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
         let mut v0: ::core::option::Option<MessageId> = ::core::option::Option::None;
         let mut v1: ::core::option::Option<ContentBlock> = ::core::option::Option::None;
@@ -54733,50 +54803,48 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
             crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
         > = ::core::option::Option::None;
         let mut rest = crate::runtime::Extra::new();
-        while more {
-            match r.key()? {
+        crate::json::fast::members(
+            r,
+            more,
+            |r, key| match key {
                 "messageId" => {
-                    if v0.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v0 = ::core::option::Option::Some(
-                        <MessageId as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v0,
+                        <MessageId as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "content" => {
-                    if v1.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v1 = ::core::option::Option::Some(
-                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r)?,
-                    );
+                    crate::json::fast::put(
+                        &mut v1,
+                        <ContentBlock as crate::json::fast::FromJson<'de>>::read(r),
+                    )
                 }
                 "_meta" => {
-                    if v2.is_some() {
-                        return ::core::result::Result::Err(crate::json::fast::Bail);
-                    }
-                    v2 = ::core::option::Option::Some(
+                    crate::json::fast::put(
+                        &mut v2,
                         <crate::runtime::read::LenientMeta as crate::json::fast::Rule<
                             'de,
                             crate::runtime::Nullable<
                                 ::std::boxed::Box<crate::runtime::JsonObject>,
                             >,
-                        >>::read(r)?,
-                    );
+                        >>::read(r),
+                    )
                 }
-                other => {
-                    let value = r.serde::<::serde_json::Value>()?;
-                    rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                }
+                other => crate::json::fast::keep(r, &mut rest, other),
+            },
+        )?;
+        match (v0, v1) {
+            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
+                ::core::result::Result::Ok(SessionMessageChunk {
+                    message_id: v0,
+                    content: v1,
+                    meta: v2.unwrap_or_default(),
+                    additional_properties: rest,
+                })
             }
-            more = r.next_member()?;
+            #[allow(unreachable_patterns)]
+            _ => ::core::result::Result::Err(crate::json::fast::Bail),
         }
-        ::core::result::Result::Ok(SessionMessageChunk {
-            message_id: v0.ok_or(crate::json::fast::Bail)?,
-            content: v1.ok_or(crate::json::fast::Bail)?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
     }
 }
 #[cfg(feature = "unstable")]

@@ -81,6 +81,16 @@ impl Emitter {
             Kind::Struct(s) if def.upsert.is_some() || Self::keeps_rest(s) => None,
             Kind::Alias(_) if def.method.is_none() => None,
             Kind::Union(u) if u.tag.is_some() => Some(self.tagged_from_json(def, u)),
+            // A string newtype or string enum: its `Scalar` impl accepts
+            // exactly the strings its `Deserialize` does.
+            Kind::Newtype(Type::String { .. }) | Kind::Enum(Enum { repr: EnumRepr::String, .. }) => Some(quote! {
+                impl<'de> #fast::FromJson<'de> for #name {
+                    #[inline]
+                    fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                        #fast::scalar(r)
+                    }
+                }
+            }),
             // Read through the reader by its `Deserialize`.
             _ => Some(quote! { impl<'de> #fast::FromJson<'de> for #name {} }),
         }
@@ -94,31 +104,26 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let mut slots = Vec::new();
         let mut arms = Vec::new();
-        let mut inits = Vec::new();
+        let (mut required, mut pats, mut inits) = (Vec::new(), Vec::new(), Vec::new());
         for (i, (f, read)) in s.fields.iter().zip(reads).enumerate() {
             let slot = quote::format_ident!("v{i}");
             let ft = self.field_type(f);
             let wire = str_lit(&f.name);
             let value = match read {
-                Read::Rule(m) => quote!(<#rt::read::#m as #fast::Rule<'de, #ft>>::read(r)?),
-                Read::Helper(path) => quote!(#path(&mut *r).map_err(|_| #fast::Bail)?),
-                Read::Plain => quote!(<#ft as #fast::FromJson<'de>>::read(r)?),
+                Read::Rule(m) => quote!(<#rt::read::#m as #fast::Rule<'de, #ft>>::read(r)),
+                Read::Helper(path) => quote!(#path(&mut *r).map_err(|_| #fast::Bail)),
+                Read::Plain => quote!(<#ft as #fast::FromJson<'de>>::read(r)),
             };
             slots.push(quote!(let mut #slot: ::core::option::Option<#ft> = ::core::option::Option::None;));
-            arms.push(quote! {
-                #wire => {
-                    if #slot.is_some() {
-                        return ::core::result::Result::Err(#fast::Bail);
-                    }
-                    #slot = ::core::option::Option::Some(#value);
-                }
-            });
+            arms.push(quote!(#wire => #fast::put(&mut #slot, #value),));
             let fname = ident(&f.rust_name);
-            inits.push(if f.required {
-                quote!(#fname: #slot.ok_or(#fast::Bail)?)
+            if f.required {
+                required.push(quote!(#slot));
+                pats.push(quote!(::core::option::Option::Some(#slot)));
+                inits.push(quote!(#fname: #slot));
             } else {
-                quote!(#fname: #slot.unwrap_or_default())
-            });
+                inits.push(quote!(#fname: #slot.unwrap_or_default()));
+            }
         }
         quote! {
             impl<'de> #fast::FromJson<'de> for #name {
@@ -128,20 +133,18 @@ impl Emitter {
                     <Self as #fast::FromJson<'de>>::rest(r, more)
                 }
 
-                fn rest(r: &mut #fast::Reader<'de>, mut more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
                     #(#slots)*
                     let mut rest = #rt::Extra::new();
-                    while more {
-                        match r.key()? {
-                            #(#arms)*
-                            other => {
-                                let value = r.serde::<::serde_json::Value>()?;
-                                rest.insert(::std::borrow::ToOwned::to_owned(other), value);
-                            }
-                        }
-                        more = r.next_member()?;
+                    #fast::members(r, more, |r, key| match key {
+                        #(#arms)*
+                        other => #fast::keep(r, &mut rest, other),
+                    })?;
+                    match (#(#required,)*) {
+                        (#(#pats,)*) => ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest }),
+                        #[allow(unreachable_patterns)]
+                        _ => ::core::result::Result::Err(#fast::Bail),
                     }
-                    ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
                 }
             }
         }
