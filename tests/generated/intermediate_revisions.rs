@@ -451,7 +451,7 @@ impl ::acp_bindings::runtime::de::Excludes for NonEmpty {
 impl ::acp_bindings::runtime::de::Scalar for NonEmpty {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
         (!<Self as ::acp_bindings::runtime::de::Excludes>::EXCLUDED.contains(&v))
-            .then(|| Self(v.into()))
+            .then(|| Self(::acp_bindings::runtime::de::smol(v)))
     }
 }
 impl NonEmpty {
@@ -519,7 +519,7 @@ impl ::acp_bindings::runtime::de::Excludes for Level {
 impl ::acp_bindings::runtime::de::Scalar for Level {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
         (!<Self as ::acp_bindings::runtime::de::Excludes>::EXCLUDED.contains(&v))
-            .then(|| Self(v.into()))
+            .then(|| Self(::acp_bindings::runtime::de::smol(v)))
     }
 }
 impl Level {

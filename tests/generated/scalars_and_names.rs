@@ -27,7 +27,7 @@ pub struct SessionId(
 );
 impl ::acp_bindings::runtime::de::Scalar for SessionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(::acp_bindings::runtime::de::smol(v)))
     }
 }
 impl SessionId {

@@ -1497,7 +1497,7 @@ pub struct SessionId(
 );
 impl crate::runtime::de::Scalar for SessionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionId {
@@ -2599,7 +2599,7 @@ pub struct ToolCallId(
 );
 impl crate::runtime::de::Scalar for ToolCallId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl ToolCallId {
@@ -6589,7 +6589,7 @@ pub struct TerminalId(
 );
 impl crate::runtime::de::Scalar for TerminalId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl TerminalId {
@@ -7291,7 +7291,7 @@ pub struct PermissionOptionId(
 );
 impl crate::runtime::de::Scalar for PermissionOptionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl PermissionOptionId {
@@ -12328,7 +12328,7 @@ pub struct ElicitationId(
 );
 impl crate::runtime::de::Scalar for ElicitationId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl ElicitationId {
@@ -18920,7 +18920,7 @@ pub struct AuthMethodId(
 );
 impl crate::runtime::de::Scalar for AuthMethodId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl AuthMethodId {
@@ -20311,7 +20311,7 @@ pub struct SessionModeId(
 );
 impl crate::runtime::de::Scalar for SessionModeId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionModeId {
@@ -20893,7 +20893,7 @@ pub struct SessionConfigId(
 );
 impl crate::runtime::de::Scalar for SessionConfigId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionConfigId {
@@ -21145,7 +21145,7 @@ pub struct SessionConfigValueId(
 );
 impl crate::runtime::de::Scalar for SessionConfigValueId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionConfigValueId {
@@ -21870,7 +21870,7 @@ pub struct SessionConfigGroupId(
 );
 impl crate::runtime::de::Scalar for SessionConfigGroupId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionConfigGroupId {
@@ -26972,7 +26972,7 @@ pub struct MessageId(
 );
 impl crate::runtime::de::Scalar for MessageId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl MessageId {
@@ -31015,7 +31015,7 @@ pub struct CompactionId(
 );
 impl crate::runtime::de::Scalar for CompactionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl CompactionId {
@@ -45493,7 +45493,7 @@ pub struct McpServerAcpId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpServerAcpId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -45584,7 +45584,7 @@ pub struct McpRequestId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpRequestId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -47335,7 +47335,7 @@ pub struct ProviderId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for ProviderId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -50279,7 +50279,7 @@ pub struct PlanId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for PlanId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]

@@ -1042,7 +1042,7 @@ pub struct SessionId(
 );
 impl crate::runtime::de::Scalar for SessionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionId {
@@ -1453,7 +1453,7 @@ pub struct ToolCallId(
 );
 impl crate::runtime::de::Scalar for ToolCallId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl ToolCallId {
@@ -3219,7 +3219,7 @@ pub struct MediaType(
 );
 impl crate::runtime::de::Scalar for MediaType {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl MediaType {
@@ -6588,7 +6588,7 @@ pub struct AbsolutePath(
 );
 impl crate::runtime::de::Scalar for AbsolutePath {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl AbsolutePath {
@@ -7622,7 +7622,7 @@ pub struct TerminalId(
 );
 impl crate::runtime::de::Scalar for TerminalId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl TerminalId {
@@ -9133,7 +9133,7 @@ pub struct PermissionOptionId(
 );
 impl crate::runtime::de::Scalar for PermissionOptionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl PermissionOptionId {
@@ -13092,7 +13092,7 @@ pub struct ElicitationId(
 );
 impl crate::runtime::de::Scalar for ElicitationId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl ElicitationId {
@@ -19573,7 +19573,7 @@ pub struct AuthMethodId(
 );
 impl crate::runtime::de::Scalar for AuthMethodId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl AuthMethodId {
@@ -21104,7 +21104,7 @@ pub struct SessionConfigId(
 );
 impl crate::runtime::de::Scalar for SessionConfigId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionConfigId {
@@ -21360,7 +21360,7 @@ pub struct SessionConfigValueId(
 );
 impl crate::runtime::de::Scalar for SessionConfigValueId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionConfigValueId {
@@ -22089,7 +22089,7 @@ pub struct SessionConfigGroupId(
 );
 impl crate::runtime::de::Scalar for SessionConfigGroupId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionConfigGroupId {
@@ -24098,7 +24098,7 @@ pub struct SessionListCursor(
 );
 impl crate::runtime::de::Scalar for SessionListCursor {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl SessionListCursor {
@@ -25212,7 +25212,7 @@ pub struct MessageId(
 );
 impl crate::runtime::de::Scalar for MessageId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl MessageId {
@@ -34364,7 +34364,7 @@ pub struct PlanId(
 );
 impl crate::runtime::de::Scalar for PlanId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl PlanId {
@@ -36711,7 +36711,7 @@ pub struct CompactionId(
 );
 impl crate::runtime::de::Scalar for CompactionId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 impl CompactionId {
@@ -48149,7 +48149,7 @@ pub struct McpServerAcpId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpServerAcpId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -48237,7 +48237,7 @@ pub struct McpRequestId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for McpRequestId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -50116,7 +50116,7 @@ pub struct ProviderId(
 #[cfg(feature = "unstable")]
 impl crate::runtime::de::Scalar for ProviderId {
     fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(v.into()))
+        ::core::option::Option::Some(Self(crate::runtime::de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]

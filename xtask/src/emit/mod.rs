@@ -828,9 +828,9 @@ impl Emitter {
             )
         };
         let from_str = if excluded.is_empty() {
-            quote!(::core::option::Option::Some(Self(v.into())))
+            quote!(::core::option::Option::Some(Self(#rt::de::smol(v))))
         } else {
-            quote!((!<Self as #rt::de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(v.into())))
+            quote!((!<Self as #rt::de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(#rt::de::smol(v))))
         };
         match t {
             Type::String { .. } => vec![quote! {

@@ -176,14 +176,20 @@ pub fn id_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<crate::runti
             f.write_str("a string")
         }
         fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
-            // `new_inline` is compiled into this crate; `new` is a call into
-            // smol_str that also copies through `memcpy` (about 5 ns more per id).
-            Ok(if v.len() <= crate::runtime::SmolStr::INLINE_CAP {
-                crate::runtime::SmolStr::new_inline(v)
-            } else {
-                crate::runtime::SmolStr::new(v)
-            })
+            Ok(smol(v))
         }
     }
     deserializer.deserialize_str(V)
+}
+
+/// A [`SmolStr`](crate::runtime::SmolStr) of `v`: `new_inline` up to 23
+/// bytes (compiled into this crate; `new` is a call into smol_str that also
+/// copies through `memcpy`, about 5 ns more per identifier).
+#[inline]
+pub fn smol(v: &str) -> crate::runtime::SmolStr {
+    if v.len() <= crate::runtime::SmolStr::INLINE_CAP {
+        crate::runtime::SmolStr::new_inline(v)
+    } else {
+        crate::runtime::SmolStr::new(v)
+    }
 }
