@@ -44,6 +44,17 @@ pub(super) fn direct_defs(all: &[&Def]) -> BTreeSet<String> {
     out
 }
 
+/// `FromJson::read` of an object decoder: opens the object, reads the rest.
+fn read_object(fast: &TokenStream) -> TokenStream {
+    quote! {
+        #[inline]
+        fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+            let more = r.open()?;
+            <Self as #fast::FromJson<'de>>::rest(r, more)
+        }
+    }
+}
+
 /// How a generated decoder reads one field.
 pub(super) enum Read {
     /// By a rule's reader type (`runtime::read::<marker>`).
@@ -125,13 +136,10 @@ impl Emitter {
                 inits.push(quote!(#fname: #slot.unwrap_or_default()));
             }
         }
+        let read = read_object(&fast);
         quote! {
             impl<'de> #fast::FromJson<'de> for #name {
-                #[inline]
-                fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                    let more = r.open()?;
-                    <Self as #fast::FromJson<'de>>::rest(r, more)
-                }
+                #read
 
                 fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
                     #(#slots)*
@@ -176,13 +184,10 @@ impl Emitter {
                 Payload::NoTag => continue,
             });
         }
+        let read = read_object(&fast);
         quote! {
             impl<'de> #fast::FromJson<'de> for #name {
-                #[inline]
-                fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                    let more = r.open()?;
-                    <Self as #fast::FromJson<'de>>::rest(r, more)
-                }
+                #read
 
                 // Also the arm of an outer union (whose discriminator came first).
                 fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
