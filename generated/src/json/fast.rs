@@ -120,24 +120,22 @@ pub trait Rule<'de, T>: crate::runtime::read::Reader<T> {
     }
 }
 
-/// Reads a list of items directly: the value of a list field whose rule
-/// drops bad items, when every item decodes (a bad item bails, and the
-/// rule's visitor drops it).
-#[inline]
-pub fn items<'de, T: FromJson<'de>>(r: &mut Reader<'de>) -> Result<Vec<T>, Bail> {
-    <Vec<T>>::read(r)
-}
-
 /// A string decoded by its [`Scalar`] impl: the direct decoder of string
 /// enums and string newtypes, whose `Deserialize` accepts exactly the
 /// strings `Scalar` does (it bails where that one refuses).
 #[inline]
 pub fn scalar<'de, T: Scalar>(r: &mut Reader<'de>) -> Result<T, Bail> {
-    match r.str()? {
+    from_text(r.str()?).ok_or(Bail)
+}
+
+/// A string's value for a [`Scalar`], as the visitors' `visit_str` and
+/// `visit_string` give it.
+#[inline]
+fn from_text<T: Scalar>(text: Cow<'_, str>) -> Option<T> {
+    match text {
         Cow::Borrowed(s) => T::from_str(s),
         Cow::Owned(s) => T::from_string(s),
     }
-    .ok_or(Bail)
 }
 
 /// The default-on-error rule for a scalar field (`runtime::de::lenient_scalar`),
@@ -149,12 +147,7 @@ where
     F::Inner: Scalar,
 {
     match r.peek_byte()? {
-        b'"' => Ok(match r.str()? {
-            Cow::Borrowed(s) => F::Inner::from_str(s),
-            Cow::Owned(s) => F::Inner::from_string(s),
-        }
-        .map(F::wrap)
-        .unwrap_or_default()),
+        b'"' => Ok(from_text(r.str()?).map(F::wrap).unwrap_or_default()),
         b'n' => {
             r.null()?;
             Ok(F::null().unwrap_or_default())

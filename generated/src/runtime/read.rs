@@ -117,7 +117,8 @@ macro_rules! list_rules {
                 r: &mut $crate::json::fast::Reader<'de>,
             ) -> ::core::result::Result<$list, $crate::json::fast::Bail> {
                 if r.peek_byte()? == b'[' {
-                    return $crate::json::fast::items(r).map(<$list as $crate::runtime::de::Shape>::wrap);
+                    return <::std::vec::Vec<T> as $crate::json::fast::FromJson<'de>>::read(r)
+                        .map(<$list as $crate::runtime::de::Shape>::wrap);
                 }
                 <Self as $crate::runtime::read::Reader<$list>>::read(r).map_err(|_| $crate::json::fast::Bail)
             }
