@@ -27,12 +27,22 @@ pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
     let mut reader = Reader::new(text);
     // The result is passed on whole, not taken apart and rebuilt: the value
     // is then written where the caller wants it, not moved there.
-    let result = T::deserialize(&mut reader);
-    if result.is_ok() && reader.end() {
-        result
-    } else {
-        serde_json::from_str(text)
+    let mut result = T::deserialize(&mut reader);
+    if !(result.is_ok() && reader.end()) {
+        result = serde_json::from_str(text);
     }
+    result
+}
+
+/// Reads `text` as one object with `visitor` on the reader; `None` on any
+/// failure or on text after the object. Unlike [`from_str`] nothing falls
+/// back to `serde_json`: the caller has its own slower path
+/// (`runtime::rpc::read_streamed`, whose fallback decodes the message again).
+/// What it returns is what `serde_json` would give, by the reader's contract.
+pub(crate) fn read_map<'a, V: Visitor<'a>>(text: &'a str, visitor: V) -> Option<V::Value> {
+    let mut reader = Reader::new(text);
+    let value = de::Deserializer::deserialize_map(&mut reader, visitor).ok()?;
+    reader.end().then_some(value)
 }
 
 /// How deep objects and arrays may nest before the reader declines (and
@@ -379,15 +389,17 @@ impl<'de> Reader<'de> {
             return Err(decline());
         }
         super::fast::hand_over(self.at, self.depth);
-        // Passed on whole, as in `from_str`.
+        // Passed on whole, as in `from_str`: one result, returned on every
+        // path, so that it is written where the caller wants it.
+        // (`visit` hands a position back exactly when it succeeds; a value
+        // without one, which no generated visitor gives, leaves the reader
+        // past the end, where every read and `end` fail.)
         let result = visitor.visit_borrowed_str::<Error>(self.text);
-        match super::fast::take_back() {
-            Some((at, depth)) if depth == self.depth && result.is_ok() => {
-                self.at = at;
-                result
-            }
-            _ => Err(decline()),
-        }
+        self.at = match super::fast::take_back() {
+            Some((at, depth)) if depth == self.depth => at,
+            _ => self.text.len() + 1,
+        };
+        result
     }
 
     /// Opens an object: `Ok(true)` when it has members (the first key is

@@ -75,15 +75,20 @@ where
         return Err(E::invalid_type(Unexpected::Str(text), &visitor));
     };
     let mut r = Reader::at(text, at, depth);
-    let value = match V::Value::read(&mut r) {
-        Ok(v) => v,
+    match V::Value::read(&mut r) {
+        Ok(v) => {
+            SLOT.with(|s| s.set(Some(r.position())));
+            Ok(v)
+        }
         Err(Bail) => {
             r = Reader::at(text, at, depth);
-            de::Deserializer::deserialize_map(&mut r, visitor).map_err(|_| E::custom(""))?
+            let result = de::Deserializer::deserialize_map(&mut r, visitor).map_err(|_| E::custom(""));
+            if result.is_ok() {
+                SLOT.with(|s| s.set(Some(r.position())));
+            }
+            result
         }
-    };
-    SLOT.with(|s| s.set(Some(r.position())));
-    Ok(value)
+    }
 }
 
 /// A type the direct decoders can read.

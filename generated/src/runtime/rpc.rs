@@ -234,8 +234,11 @@ pub fn escape(segment: &str) -> String {
 }
 
 /// Decodes `text` as `T`; an error names the JSON pointer of the failing value.
+///
+/// Decoded by [`crate::json::from_str`], which gives what `serde_json` gives
+/// (its error too, with the line and column the pointer is found from).
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DispatchError> {
-    serde_json::from_str::<T>(text).map_err(|e| {
+    crate::json::from_str::<T>(text).map_err(|e| {
         let pointer = if e.line() > 0 { pointer_at(text, e.line(), e.column()) } else { String::new() };
         let message = e.to_string();
         let message = match message.rfind(" at line ") {
@@ -606,13 +609,11 @@ pub enum StreamedMessage<'a, Q, N> {
 /// anything else, including every error, it returns `None` and the caller
 /// decodes the message the usual way, which gives the error with its pointer.
 /// So it never changes a result: it decodes the same params text with the
-/// same `Deserialize` impl.
+/// same `Deserialize` impl. It runs on the crate's reader
+/// ([`crate::json::from_str`]'s), so the payloads of the session-update
+/// stream take their direct decoders here too.
 pub fn read_streamed<Q: Streamed, N: Streamed>(text: &str) -> Option<StreamedMessage<'_, Q, N>> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let message =
-        serde::Deserializer::deserialize_map(&mut de, StreamedVisitor::<Q, N>(std::marker::PhantomData)).ok()?;
-    de.end().ok()?;
-    Some(message)
+    crate::json::read_map(text, StreamedVisitor::<Q, N>(std::marker::PhantomData))
 }
 
 struct StreamedVisitor<Q, N>(std::marker::PhantomData<(Q, N)>);

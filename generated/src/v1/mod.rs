@@ -2421,25 +2421,22 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(ToolCallUpdate {
-                    tool_call_id: v0,
-                    kind: v1.unwrap_or_default(),
-                    status: v2.unwrap_or_default(),
-                    title: v3.unwrap_or_default(),
-                    name: v4.unwrap_or_default(),
-                    content: v5.unwrap_or_default(),
-                    locations: v6.unwrap_or_default(),
-                    raw_input: v7.unwrap_or_default(),
-                    raw_output: v8.unwrap_or_default(),
-                    meta: v9.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ToolCallUpdate {
+            tool_call_id: v0,
+            kind: v1.unwrap_or_default(),
+            status: v2.unwrap_or_default(),
+            title: v3.unwrap_or_default(),
+            name: v4.unwrap_or_default(),
+            content: v5.unwrap_or_default(),
+            locations: v6.unwrap_or_default(),
+            raw_input: v7.unwrap_or_default(),
+            raw_output: v8.unwrap_or_default(),
+            meta: v9.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallUpdate {
@@ -3702,19 +3699,13 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(Annotations {
-                    audience: v0.unwrap_or_default(),
-                    last_modified: v1.unwrap_or_default(),
-                    priority: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(Annotations {
+            audience: v0.unwrap_or_default(),
+            last_modified: v1.unwrap_or_default(),
+            priority: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Annotations {
@@ -4070,18 +4061,15 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v1,) {
-            (::core::option::Option::Some(v1),) => {
-                ::core::result::Result::Ok(TextContent {
-                    annotations: v0.unwrap_or_default(),
-                    text: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TextContent {
+            annotations: v0.unwrap_or_default(),
+            text: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextContent {
@@ -4378,20 +4366,20 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v1, v2) {
-            (::core::option::Option::Some(v1), ::core::option::Option::Some(v2)) => {
-                ::core::result::Result::Ok(ImageContent {
-                    annotations: v0.unwrap_or_default(),
-                    data: v1,
-                    mime_type: v2,
-                    uri: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ImageContent {
+            annotations: v0.unwrap_or_default(),
+            data: v1,
+            mime_type: v2,
+            uri: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ImageContent {
@@ -4664,19 +4652,19 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v1, v2) {
-            (::core::option::Option::Some(v1), ::core::option::Option::Some(v2)) => {
-                ::core::result::Result::Ok(AudioContent {
-                    annotations: v0.unwrap_or_default(),
-                    data: v1,
-                    mime_type: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(AudioContent {
+            annotations: v0.unwrap_or_default(),
+            data: v1,
+            mime_type: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AudioContent {
@@ -5096,23 +5084,23 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v3, v6) {
-            (::core::option::Option::Some(v3), ::core::option::Option::Some(v6)) => {
-                ::core::result::Result::Ok(ResourceLink {
-                    annotations: v0.unwrap_or_default(),
-                    description: v1.unwrap_or_default(),
-                    mime_type: v2.unwrap_or_default(),
-                    name: v3,
-                    size: v4.unwrap_or_default(),
-                    title: v5.unwrap_or_default(),
-                    uri: v6,
-                    meta: v7.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v3) = v3 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v6) = v6 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ResourceLink {
+            annotations: v0.unwrap_or_default(),
+            description: v1.unwrap_or_default(),
+            mime_type: v2.unwrap_or_default(),
+            name: v3,
+            size: v4.unwrap_or_default(),
+            title: v5.unwrap_or_default(),
+            uri: v6,
+            meta: v7.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ResourceLink {
@@ -5507,19 +5495,19 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v1, v2) {
-            (::core::option::Option::Some(v1), ::core::option::Option::Some(v2)) => {
-                ::core::result::Result::Ok(TextResourceContents {
-                    mime_type: v0.unwrap_or_default(),
-                    text: v1,
-                    uri: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TextResourceContents {
+            mime_type: v0.unwrap_or_default(),
+            text: v1,
+            uri: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextResourceContents {
@@ -5777,19 +5765,19 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v2) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v2)) => {
-                ::core::result::Result::Ok(BlobResourceContents {
-                    blob: v0,
-                    mime_type: v1.unwrap_or_default(),
-                    uri: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(BlobResourceContents {
+            blob: v0,
+            mime_type: v1.unwrap_or_default(),
+            uri: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BlobResourceContents {
@@ -6023,18 +6011,15 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v1,) {
-            (::core::option::Option::Some(v1),) => {
-                ::core::result::Result::Ok(EmbeddedResource {
-                    annotations: v0.unwrap_or_default(),
-                    resource: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(EmbeddedResource {
+            annotations: v0.unwrap_or_default(),
+            resource: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl EmbeddedResource {
@@ -6239,17 +6224,14 @@ impl<'de> crate::json::fast::FromJson<'de> for Content {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Content {
-                    content: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Content {
+            content: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Content {
@@ -6504,19 +6486,19 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v2) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v2)) => {
-                ::core::result::Result::Ok(Diff {
-                    path: v0,
-                    old_text: v1.unwrap_or_default(),
-                    new_text: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Diff {
+            path: v0,
+            old_text: v1.unwrap_or_default(),
+            new_text: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Diff {
@@ -6799,17 +6781,14 @@ impl<'de> crate::json::fast::FromJson<'de> for Terminal {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Terminal {
-                    terminal_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Terminal {
+            terminal_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Terminal {
@@ -7037,18 +7016,15 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(ToolCallLocation {
-                    path: v0,
-                    line: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ToolCallLocation {
+            path: v0,
+            line: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallLocation {
@@ -21506,19 +21482,19 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionConfigSelectOption {
-                    value: v0,
-                    name: v1,
-                    description: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigSelectOption {
+            value: v0,
+            name: v1,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectOption {
@@ -21776,23 +21752,22 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1, v2) {
-            (
-                ::core::option::Option::Some(v0),
-                ::core::option::Option::Some(v1),
-                ::core::option::Option::Some(v2),
-            ) => {
-                ::core::result::Result::Ok(SessionConfigSelectGroup {
-                    group: v0,
-                    name: v1,
-                    options: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigSelectGroup {
+            group: v0,
+            name: v1,
+            options: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectGroup {
@@ -22052,17 +22027,17 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionConfigSelect {
-                    current_value: v0,
-                    options: v1,
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigSelect {
+            current_value: v0,
+            options: v1,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelect {
@@ -22203,16 +22178,13 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(SessionConfigBoolean {
-                    current_value: v0,
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigBoolean {
+            current_value: v0,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigBoolean {
@@ -25545,18 +25517,18 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotification {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionNotification {
-                    session_id: v0,
-                    update: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionNotification {
+            session_id: v0,
+            update: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionNotification {
@@ -27217,18 +27189,15 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(ContentChunk {
-                    content: v0,
-                    message_id: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ContentChunk {
+            content: v0,
+            message_id: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ContentChunk {
@@ -27731,25 +27700,25 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCall {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(ToolCall {
-                    tool_call_id: v0,
-                    title: v1,
-                    name: v2.unwrap_or_default(),
-                    kind: v3.unwrap_or_default(),
-                    status: v4.unwrap_or_default(),
-                    content: v5.unwrap_or_default(),
-                    locations: v6.unwrap_or_default(),
-                    raw_input: v7.unwrap_or_default(),
-                    raw_output: v8.unwrap_or_default(),
-                    meta: v9.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ToolCall {
+            tool_call_id: v0,
+            title: v1,
+            name: v2.unwrap_or_default(),
+            kind: v3.unwrap_or_default(),
+            status: v4.unwrap_or_default(),
+            content: v5.unwrap_or_default(),
+            locations: v6.unwrap_or_default(),
+            raw_input: v7.unwrap_or_default(),
+            raw_output: v8.unwrap_or_default(),
+            meta: v9.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCall {
@@ -28073,23 +28042,22 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1, v2) {
-            (
-                ::core::option::Option::Some(v0),
-                ::core::option::Option::Some(v1),
-                ::core::option::Option::Some(v2),
-            ) => {
-                ::core::result::Result::Ok(PlanEntry {
-                    content: v0,
-                    priority: v1,
-                    status: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanEntry {
+            content: v0,
+            priority: v1,
+            status: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanEntry {
@@ -28549,17 +28517,14 @@ impl<'de> crate::json::fast::FromJson<'de> for Plan {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Plan {
-                    entries: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Plan {
+            entries: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Plan {
@@ -28808,19 +28773,19 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(AvailableCommand {
-                    name: v0,
-                    description: v1,
-                    input: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(AvailableCommand {
+            name: v0,
+            description: v1,
+            input: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AvailableCommand {
@@ -29094,17 +29059,14 @@ impl<'de> crate::json::fast::FromJson<'de> for UnstructuredCommandInput {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(UnstructuredCommandInput {
-                    hint: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(UnstructuredCommandInput {
+            hint: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UnstructuredCommandInput {
@@ -29301,17 +29263,14 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(AvailableCommandsUpdate {
-                    available_commands: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(AvailableCommandsUpdate {
+            available_commands: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AvailableCommandsUpdate {
@@ -29504,17 +29463,14 @@ impl<'de> crate::json::fast::FromJson<'de> for CurrentModeUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(CurrentModeUpdate {
-                    current_mode_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(CurrentModeUpdate {
+            current_mode_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CurrentModeUpdate {
@@ -29717,17 +29673,14 @@ impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(ConfigOptionUpdate {
-                    config_options: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ConfigOptionUpdate {
+            config_options: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ConfigOptionUpdate {
@@ -29977,18 +29930,12 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionInfoUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(SessionInfoUpdate {
-                    title: v0.unwrap_or_default(),
-                    updated_at: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(SessionInfoUpdate {
+            title: v0.unwrap_or_default(),
+            updated_at: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionInfoUpdate {
@@ -30214,18 +30161,18 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(Cost {
-                    amount: v0,
-                    currency: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Cost {
+            amount: v0,
+            currency: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Cost {
@@ -30465,19 +30412,19 @@ impl<'de> crate::json::fast::FromJson<'de> for UsageUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(UsageUpdate {
-                    used: v0,
-                    size: v1,
-                    cost: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(UsageUpdate {
+            used: v0,
+            size: v1,
+            cost: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UsageUpdate {
@@ -30910,19 +30857,19 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(Notice {
-                    severity: v0,
-                    title: v1,
-                    description: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Notice {
+            severity: v0,
+            title: v1,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Notice {
@@ -31484,20 +31431,20 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(CompactionUpdate {
-                    compaction_id: v0,
-                    status: v1,
-                    summary: v2.unwrap_or_default(),
-                    error: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(CompactionUpdate {
+            compaction_id: v0,
+            status: v1,
+            summary: v2.unwrap_or_default(),
+            error: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CompactionUpdate {
@@ -31741,18 +31688,18 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(CompactionSummaryChunk {
-                    compaction_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(CompactionSummaryChunk {
+            compaction_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CompactionSummaryChunk {
@@ -49942,26 +49889,25 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1, v2) {
-            (
-                ::core::option::Option::Some(v0),
-                ::core::option::Option::Some(v1),
-                ::core::option::Option::Some(v2),
-            ) => {
-                ::core::result::Result::Ok(Usage {
-                    total_tokens: v0,
-                    input_tokens: v1,
-                    output_tokens: v2,
-                    thought_tokens: v3.unwrap_or_default(),
-                    cached_read_tokens: v4.unwrap_or_default(),
-                    cached_write_tokens: v5.unwrap_or_default(),
-                    meta: v6.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Usage {
+            total_tokens: v0,
+            input_tokens: v1,
+            output_tokens: v2,
+            thought_tokens: v3.unwrap_or_default(),
+            cached_read_tokens: v4.unwrap_or_default(),
+            cached_write_tokens: v5.unwrap_or_default(),
+            meta: v6.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -50532,18 +50478,18 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(PlanItems {
-                    plan_id: v0,
-                    entries: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanItems {
+            plan_id: v0,
+            entries: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -50769,18 +50715,18 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(PlanFile {
-                    plan_id: v0,
-                    uri: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanFile {
+            plan_id: v0,
+            uri: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51002,18 +50948,18 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(PlanMarkdown {
-                    plan_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanMarkdown {
+            plan_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51213,17 +51159,14 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(PlanUpdate {
-                    plan: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanUpdate {
+            plan: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51421,17 +51364,14 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(PlanRemoved {
-                    plan_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanRemoved {
+            plan_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51648,17 +51588,11 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(SubagentSessionCapabilities {
-                    cancel: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(SubagentSessionCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -51847,16 +51781,10 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(SessionCancelCapabilities {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(SessionCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52287,16 +52215,10 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(RunningStateUpdate {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(RunningStateUpdate {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52455,16 +52377,10 @@ impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(ErrorStopReason {
-                    error: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(ErrorStopReason {
+            error: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53018,16 +52934,10 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(RequiresActionStateUpdate {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(RequiresActionStateUpdate {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53203,16 +53113,10 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(UnknownStateUpdate {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(UnknownStateUpdate {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53680,23 +53584,20 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(SubagentUpdate {
-                    session_id: v0,
-                    title: v1.unwrap_or_default(),
-                    description: v2.unwrap_or_default(),
-                    capabilities: v3.unwrap_or_default(),
-                    state: v4.unwrap_or_default(),
-                    cwd: v5.unwrap_or_default(),
-                    additional_directories: v6.unwrap_or_default(),
-                    meta: v7.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SubagentUpdate {
+            session_id: v0,
+            title: v1.unwrap_or_default(),
+            description: v2.unwrap_or_default(),
+            capabilities: v3.unwrap_or_default(),
+            state: v4.unwrap_or_default(),
+            cwd: v5.unwrap_or_default(),
+            additional_directories: v6.unwrap_or_default(),
+            meta: v7.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54162,22 +54063,19 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessage {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(SessionMessage {
-                    message_id: v0,
-                    sender_session_id: v1.unwrap_or_default(),
-                    recipient_session_id: v2.unwrap_or_default(),
-                    sender_message_id: v3.unwrap_or_default(),
-                    recipient_message_id: v4.unwrap_or_default(),
-                    content: v5.unwrap_or_default(),
-                    meta: v6.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionMessage {
+            message_id: v0,
+            sender_session_id: v1.unwrap_or_default(),
+            recipient_session_id: v2.unwrap_or_default(),
+            sender_message_id: v3.unwrap_or_default(),
+            recipient_message_id: v4.unwrap_or_default(),
+            content: v5.unwrap_or_default(),
+            meta: v6.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54454,18 +54352,18 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionMessageChunk {
-                    message_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionMessageChunk {
+            message_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]

@@ -2718,19 +2718,13 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(Annotations {
-                    audience: v0.unwrap_or_default(),
-                    last_modified: v1.unwrap_or_default(),
-                    priority: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(Annotations {
+            audience: v0.unwrap_or_default(),
+            last_modified: v1.unwrap_or_default(),
+            priority: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Annotations {
@@ -3132,18 +3126,15 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(TextContent {
-                    text: v0,
-                    annotations: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TextContent {
+            text: v0,
+            annotations: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextContent {
@@ -3527,20 +3518,20 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(ImageContent {
-                    data: v0,
-                    mime_type: v1,
-                    uri: v2.unwrap_or_default(),
-                    annotations: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ImageContent {
+            data: v0,
+            mime_type: v1,
+            uri: v2.unwrap_or_default(),
+            annotations: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ImageContent {
@@ -3817,19 +3808,19 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(AudioContent {
-                    data: v0,
-                    mime_type: v1,
-                    annotations: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(AudioContent {
+            data: v0,
+            mime_type: v1,
+            annotations: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AudioContent {
@@ -4166,20 +4157,17 @@ impl<'de> crate::json::fast::FromJson<'de> for Icon {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Icon {
-                    src: v0,
-                    mime_type: v1.unwrap_or_default(),
-                    sizes: v2.unwrap_or_default(),
-                    theme: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Icon {
+            src: v0,
+            mime_type: v1.unwrap_or_default(),
+            sizes: v2.unwrap_or_default(),
+            theme: v3.unwrap_or_default(),
+            meta: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Icon {
@@ -4806,24 +4794,24 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(ResourceLink {
-                    name: v0,
-                    uri: v1,
-                    title: v2.unwrap_or_default(),
-                    description: v3.unwrap_or_default(),
-                    icons: v4.unwrap_or_default(),
-                    mime_type: v5.unwrap_or_default(),
-                    size: v6.unwrap_or_default(),
-                    annotations: v7.unwrap_or_default(),
-                    meta: v8.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ResourceLink {
+            name: v0,
+            uri: v1,
+            title: v2.unwrap_or_default(),
+            description: v3.unwrap_or_default(),
+            icons: v4.unwrap_or_default(),
+            mime_type: v5.unwrap_or_default(),
+            size: v6.unwrap_or_default(),
+            annotations: v7.unwrap_or_default(),
+            meta: v8.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ResourceLink {
@@ -5235,19 +5223,19 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(TextResourceContents {
-                    text: v0,
-                    uri: v1,
-                    mime_type: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TextResourceContents {
+            text: v0,
+            uri: v1,
+            mime_type: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextResourceContents {
@@ -5509,19 +5497,19 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(BlobResourceContents {
-                    blob: v0,
-                    uri: v1,
-                    mime_type: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(BlobResourceContents {
+            blob: v0,
+            uri: v1,
+            mime_type: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BlobResourceContents {
@@ -5759,18 +5747,15 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(EmbeddedResource {
-                    resource: v0,
-                    annotations: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(EmbeddedResource {
+            resource: v0,
+            annotations: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl EmbeddedResource {
@@ -5975,17 +5960,14 @@ impl<'de> crate::json::fast::FromJson<'de> for Content {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Content {
-                    content: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Content {
+            content: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Content {
@@ -6746,16 +6728,13 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPathChange {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(DiffPathChange {
-                    path: v0,
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(DiffPathChange {
+            path: v0,
+            additional_properties: rest,
+        })
     }
 }
 impl DiffPathChange {
@@ -6906,17 +6885,17 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPathPairChange {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(DiffPathPairChange {
-                    old_path: v0,
-                    path: v1,
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(DiffPathPairChange {
+            old_path: v0,
+            path: v1,
+            additional_properties: rest,
+        })
     }
 }
 impl DiffPathPairChange {
@@ -7121,18 +7100,18 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPatch {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(DiffPatch {
-                    format: v0,
-                    text: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(DiffPatch {
+            format: v0,
+            text: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl DiffPatch {
@@ -7534,18 +7513,15 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Diff {
-                    changes: v0,
-                    patch: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Diff {
+            changes: v0,
+            patch: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Diff {
@@ -7831,17 +7807,14 @@ impl<'de> crate::json::fast::FromJson<'de> for Terminal {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(Terminal {
-                    terminal_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Terminal {
+            terminal_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Terminal {
@@ -8083,18 +8056,15 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(ToolCallLocation {
-                    path: v0,
-                    line: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ToolCallLocation {
+            path: v0,
+            line: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallLocation {
@@ -8323,17 +8293,11 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(ToolCallCapabilities {
-                    cancel: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(ToolCallCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallCapabilities {
@@ -8513,16 +8477,10 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCancelCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(ToolCallCancelCapabilities {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(ToolCallCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallCancelCapabilities {
@@ -21723,19 +21681,19 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionConfigSelectOption {
-                    value: v0,
-                    name: v1,
-                    description: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigSelectOption {
+            value: v0,
+            name: v1,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectOption {
@@ -21995,23 +21953,22 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1, v2) {
-            (
-                ::core::option::Option::Some(v0),
-                ::core::option::Option::Some(v1),
-                ::core::option::Option::Some(v2),
-            ) => {
-                ::core::result::Result::Ok(SessionConfigSelectGroup {
-                    group_id: v0,
-                    name: v1,
-                    options: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigSelectGroup {
+            group_id: v0,
+            name: v1,
+            options: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelectGroup {
@@ -22272,17 +22229,17 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionConfigSelect {
-                    current_value: v0,
-                    options: v1,
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigSelect {
+            current_value: v0,
+            options: v1,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigSelect {
@@ -22423,16 +22380,13 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(SessionConfigBoolean {
-                    current_value: v0,
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionConfigBoolean {
+            current_value: v0,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionConfigBoolean {
@@ -22944,17 +22898,14 @@ impl<'de> crate::json::fast::FromJson<'de> for TextCommandInput {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(TextCommandInput {
-                    hint: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TextCommandInput {
+            hint: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TextCommandInput {
@@ -23204,19 +23155,19 @@ impl<'de> crate::json::fast::FromJson<'de> for Command {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(Command {
-                    name: v0,
-                    description: v1,
-                    input: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Command {
+            name: v0,
+            description: v1,
+            input: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Command {
@@ -25473,18 +25424,18 @@ impl<'de> crate::json::fast::FromJson<'de> for Error {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(Error {
-                    code: v0,
-                    message: v1,
-                    data: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Error {
+            code: v0,
+            message: v1,
+            data: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Error {
@@ -25929,18 +25880,18 @@ impl<'de> crate::json::fast::FromJson<'de> for UnsupportedProtocolVersionErrorDa
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(UnsupportedProtocolVersionErrorData {
-                    requested: v0,
-                    supported: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(UnsupportedProtocolVersionErrorData {
+            requested: v0,
+            supported: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UnsupportedProtocolVersionErrorData {
@@ -26138,17 +26089,14 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotFoundErrorData {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(SessionNotFoundErrorData {
-                    session_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionNotFoundErrorData {
+            session_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl SessionNotFoundErrorData {
@@ -26976,18 +26924,18 @@ impl<'de> crate::json::fast::FromJson<'de> for UpdateSessionNotification {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(UpdateSessionNotification {
-                    session_id: v0,
-                    update: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(UpdateSessionNotification {
+            session_id: v0,
+            update: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl UpdateSessionNotification {
@@ -28960,18 +28908,18 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(ContentChunk {
-                    message_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ContentChunk {
+            message_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ContentChunk {
@@ -29850,17 +29798,14 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundTerminal {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(BackgroundTerminal {
-                    terminal_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(BackgroundTerminal {
+            terminal_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BackgroundTerminal {
@@ -30047,17 +29992,14 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundToolCall {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(BackgroundToolCall {
-                    tool_call_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(BackgroundToolCall {
+            tool_call_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl BackgroundToolCall {
@@ -30269,17 +30211,11 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(RunningStateUpdate {
-                    background: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(RunningStateUpdate {
+            background: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl RunningStateUpdate {
@@ -30446,16 +30382,10 @@ impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(ErrorStopReason {
-                    error: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(ErrorStopReason {
+            error: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ErrorStopReason {
@@ -31536,17 +31466,11 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(RequiresActionStateUpdate {
-                    background: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(RequiresActionStateUpdate {
+            background: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl RequiresActionStateUpdate {
@@ -32348,18 +32272,18 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallContentChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(ToolCallContentChunk {
-                    tool_call_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ToolCallContentChunk {
+            tool_call_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ToolCallContentChunk {
@@ -32558,17 +32482,14 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutput {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(TerminalOutput {
-                    data: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TerminalOutput {
+            data: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalOutput {
@@ -32810,18 +32731,12 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalExitStatus {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(TerminalExitStatus {
-                    exit_code: v0.unwrap_or_default(),
-                    signal: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(TerminalExitStatus {
+            exit_code: v0.unwrap_or_default(),
+            signal: v1.unwrap_or_default(),
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalExitStatus {
@@ -33089,18 +33004,18 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(TerminalSize {
-                    cols: v0,
-                    rows: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TerminalSize {
+            cols: v0,
+            rows: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalSize {
@@ -33326,17 +33241,11 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(TerminalCapabilities {
-                    cancel: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(TerminalCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalCapabilities {
@@ -33516,16 +33425,10 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCancelCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(TerminalCancelCapabilities {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(TerminalCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalCancelCapabilities {
@@ -33847,18 +33750,18 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutputChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(TerminalOutputChunk {
-                    terminal_id: v0,
-                    data: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(TerminalOutputChunk {
+            terminal_id: v0,
+            data: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TerminalOutputChunk {
@@ -34617,23 +34520,22 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1, v2) {
-            (
-                ::core::option::Option::Some(v0),
-                ::core::option::Option::Some(v1),
-                ::core::option::Option::Some(v2),
-            ) => {
-                ::core::result::Result::Ok(PlanEntry {
-                    content: v0,
-                    priority: v1,
-                    status: v2,
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanEntry {
+            content: v0,
+            priority: v1,
+            status: v2,
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanEntry {
@@ -35192,18 +35094,18 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(PlanItems {
-                    plan_id: v0,
-                    entries: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanItems {
+            plan_id: v0,
+            entries: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanItems {
@@ -35398,17 +35300,14 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(PlanUpdate {
-                    plan: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanUpdate {
+            plan: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl PlanUpdate {
@@ -35612,17 +35511,14 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(AvailableCommandsUpdate {
-                    available_commands: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(AvailableCommandsUpdate {
+            available_commands: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl AvailableCommandsUpdate {
@@ -35824,17 +35720,14 @@ impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(ConfigOptionUpdate {
-                    config_options: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(ConfigOptionUpdate {
+            config_options: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ConfigOptionUpdate {
@@ -36109,18 +36002,18 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(Cost {
-                    amount: v0,
-                    currency: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Cost {
+            amount: v0,
+            currency: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Cost {
@@ -36606,19 +36499,19 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(Notice {
-                    severity: v0,
-                    title: v1,
-                    description: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Notice {
+            severity: v0,
+            title: v1,
+            description: v2.unwrap_or_default(),
+            meta: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Notice {
@@ -37187,18 +37080,18 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(CompactionSummaryChunk {
-                    compaction_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(CompactionSummaryChunk {
+            compaction_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl CompactionSummaryChunk {
@@ -52486,17 +52379,14 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundSubagent {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(BackgroundSubagent {
-                    session_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(BackgroundSubagent {
+            session_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -52848,26 +52738,25 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1, v2) {
-            (
-                ::core::option::Option::Some(v0),
-                ::core::option::Option::Some(v1),
-                ::core::option::Option::Some(v2),
-            ) => {
-                ::core::result::Result::Ok(Usage {
-                    total_tokens: v0,
-                    input_tokens: v1,
-                    output_tokens: v2,
-                    thought_tokens: v3.unwrap_or_default(),
-                    cached_read_tokens: v4.unwrap_or_default(),
-                    cached_write_tokens: v5.unwrap_or_default(),
-                    meta: v6.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v2) = v2 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(Usage {
+            total_tokens: v0,
+            input_tokens: v1,
+            output_tokens: v2,
+            thought_tokens: v3.unwrap_or_default(),
+            cached_read_tokens: v4.unwrap_or_default(),
+            cached_write_tokens: v5.unwrap_or_default(),
+            meta: v6.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53121,17 +53010,11 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(UnknownStateUpdate {
-                    background: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(UnknownStateUpdate {
+            background: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53512,18 +53395,18 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(PlanFile {
-                    plan_id: v0,
-                    uri: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanFile {
+            plan_id: v0,
+            uri: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53745,18 +53628,18 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(PlanMarkdown {
-                    plan_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanMarkdown {
+            plan_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -53956,17 +53839,14 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0,) {
-            (::core::option::Option::Some(v0),) => {
-                ::core::result::Result::Ok(PlanRemoved {
-                    plan_id: v0,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(PlanRemoved {
+            plan_id: v0,
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54185,17 +54065,11 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(SubagentSessionCapabilities {
-                    cancel: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(SubagentSessionCapabilities {
+            cancel: v0.unwrap_or_default(),
+            meta: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54384,16 +54258,10 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match () {
-            () => {
-                ::core::result::Result::Ok(SessionCancelCapabilities {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        ::core::result::Result::Ok(SessionCancelCapabilities {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]
@@ -54833,18 +54701,18 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
                 other => crate::json::fast::keep(r, &mut rest, other),
             },
         )?;
-        match (v0, v1) {
-            (::core::option::Option::Some(v0), ::core::option::Option::Some(v1)) => {
-                ::core::result::Result::Ok(SessionMessageChunk {
-                    message_id: v0,
-                    content: v1,
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-            #[allow(unreachable_patterns)]
-            _ => ::core::result::Result::Err(crate::json::fast::Bail),
-        }
+        let ::core::option::Option::Some(v0) = v0 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        let ::core::option::Option::Some(v1) = v1 else {
+            return ::core::result::Result::Err(crate::json::fast::Bail);
+        };
+        ::core::result::Result::Ok(SessionMessageChunk {
+            message_id: v0,
+            content: v1,
+            meta: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 #[cfg(feature = "unstable")]

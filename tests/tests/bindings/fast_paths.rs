@@ -7,6 +7,7 @@
 //! property (a value of each other JSON type put in its place), truncated at
 //! any byte, and on random JSON.
 
+use acp_bindings::{v1, v2};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -231,4 +232,71 @@ proptest! {
         }
         check(version, name, &m.to_string())?;
     }
+}
+
+/// `Message::decode` reads a request or notification in one pass on the
+/// crate's reader (the direct decoders of the session-update stream
+/// included) and falls back to capturing the members: every `session/update`
+/// corpus message, mutated at every property and wrapped in envelopes of
+/// either form (plain, or with its members reordered and the version
+/// escaped), decodes to what `serde_json` gives for its params, or fails
+/// where that fails.
+#[test]
+fn session_update_messages_decode_as_their_params_do() {
+    fn decoded<P: serde::de::DeserializeOwned + serde::Serialize>(
+        params: &str,
+        message: &str,
+        fast: impl Fn(&str) -> Result<Value, String>,
+    ) -> Result<(), String> {
+        let slow = serde_json::from_str::<P>(params)
+            .map_err(|e| e.to_string())
+            .map(|p| json!({"jsonrpc": "2.0", "method": "session/update", "params": serde_json::to_value(p).unwrap()}));
+        match (fast(message), slow) {
+            (Ok(a), Ok(b)) if a == b => Ok(()),
+            (Err(_), Err(_)) => Ok(()),
+            (a, b) => Err(format!("one pass {a:?}, params alone {b:?} on {message}")),
+        }
+    }
+    let mut n = 0;
+    for (version, name, input) in cases() {
+        if !matches!(name.as_str(), "UpdateSessionNotification" | "SessionNotification") {
+            continue;
+        }
+        let mut ps = Vec::new();
+        pointers(&input, String::new(), &mut ps);
+        let mut variants = vec![input.clone()];
+        for p in &ps {
+            for r in replacements() {
+                let mut v = input.clone();
+                if let Some(slot) = v.pointer_mut(p) {
+                    *slot = r;
+                    variants.push(v);
+                }
+            }
+        }
+        for v in variants {
+            let params = v.to_string();
+            for message in [
+                format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{params}}}"#),
+                format!(r#"{{"params":{params},"method":"session/update","jsonrpc":"2\u002e0"}}"#),
+            ] {
+                let result = if version == "v1" {
+                    decoded::<v1::SessionNotification>(&params, &message, |m| {
+                        v1::rpc::Message::decode(m, |_| None)
+                            .map_err(|e| e.to_string())
+                            .and_then(|d| d.to_value().map_err(|e| e.to_string()))
+                    })
+                } else {
+                    decoded::<v2::UpdateSessionNotification>(&params, &message, |m| {
+                        v2::rpc::Message::decode(m, |_| None)
+                            .map_err(|e| e.to_string())
+                            .and_then(|d| d.to_value().map_err(|e| e.to_string()))
+                    })
+                };
+                result.unwrap();
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 1000, "only {n} messages");
 }

@@ -115,7 +115,7 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let mut slots = Vec::new();
         let mut arms = Vec::new();
-        let (mut required, mut pats, mut inits) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut required, mut inits) = (Vec::new(), Vec::new());
         for (i, (f, read)) in s.fields.iter().zip(reads).enumerate() {
             let slot = quote::format_ident!("v{i}");
             let ft = self.field_type(f);
@@ -129,8 +129,11 @@ impl Emitter {
             arms.push(quote!(#wire => #fast::put(&mut #slot, #value),));
             let fname = ident(&f.rust_name);
             if f.required {
-                required.push(quote!(#slot));
-                pats.push(quote!(::core::option::Option::Some(#slot)));
+                required.push(quote! {
+                    let ::core::option::Option::Some(#slot) = #slot else {
+                        return ::core::result::Result::Err(#fast::Bail);
+                    };
+                });
                 inits.push(quote!(#fname: #slot));
             } else {
                 inits.push(quote!(#fname: #slot.unwrap_or_default()));
@@ -148,11 +151,10 @@ impl Emitter {
                         #(#arms)*
                         other => #fast::keep(r, &mut rest, other),
                     })?;
-                    match (#(#required,)*) {
-                        (#(#pats,)*) => ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest }),
-                        #[allow(unreachable_patterns)]
-                        _ => ::core::result::Result::Err(#fast::Bail),
-                    }
+                    // Each required slot taken on its own: a `match` on a
+                    // tuple of them would move every value once more.
+                    #(#required)*
+                    ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
                 }
             }
         }
