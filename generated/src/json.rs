@@ -67,7 +67,6 @@ mod de;
 pub mod fast;
 
 pub use self::de::from_str;
-pub(crate) use self::de::read_map;
 
 use serde::ser::{self, Impossible, Serialize};
 use serde_json::ser::Formatter;

@@ -34,17 +34,6 @@ pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
     result
 }
 
-/// Reads `text` as one object with `visitor` on the reader; `None` on any
-/// failure or on text after the object. Unlike [`from_str`] nothing falls
-/// back to `serde_json`: the caller has its own slower path
-/// (`runtime::rpc::read_streamed`, whose fallback decodes the message again).
-/// What it returns is what `serde_json` would give, by the reader's contract.
-pub(crate) fn read_map<'a, V: Visitor<'a>>(text: &'a str, visitor: V) -> Option<V::Value> {
-    let mut reader = Reader::new(text);
-    let value = de::Deserializer::deserialize_map(&mut reader, visitor).ok()?;
-    reader.end().then_some(value)
-}
-
 /// How deep objects and arrays may nest before the reader declines (and
 /// `serde_json`, whose limit is higher, decides).
 const MAX_DEPTH: u32 = 100;
@@ -67,7 +56,7 @@ pub struct Reader<'de> {
 }
 
 impl<'de> Reader<'de> {
-    fn new(text: &'de str) -> Self {
+    pub(crate) fn new(text: &'de str) -> Self {
         Reader { text, at: 0, depth: 0 }
     }
 
@@ -77,7 +66,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Whether only whitespace is left.
-    fn end(&mut self) -> bool {
+    pub(crate) fn end(&mut self) -> bool {
         self.skip_ws();
         self.at == self.bytes().len()
     }

@@ -7,6 +7,8 @@ use serde::de::DeserializeOwned;
 use serde::ser::{Error as _, SerializeMap};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+
+use crate::json::fast::Bail;
 use serde_json::Value;
 
 /// Which side of a connection handles a method (`x-side`).
@@ -234,11 +236,8 @@ pub fn escape(segment: &str) -> String {
 }
 
 /// Decodes `text` as `T`; an error names the JSON pointer of the failing value.
-///
-/// Decoded by [`crate::json::from_str`], which gives what `serde_json` gives
-/// (its error too, with the line and column the pointer is found from).
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DispatchError> {
-    crate::json::from_str::<T>(text).map_err(|e| {
+    serde_json::from_str::<T>(text).map_err(|e| {
         let pointer = if e.line() > 0 { pointer_at(text, e.line(), e.column()) } else { String::new() };
         let message = e.to_string();
         let message = match message.rfind(" at line ") {
@@ -584,6 +583,14 @@ pub trait Streamed: Sized {
     /// Decodes the payload of `method` in the usual object form; an error for
     /// anything else (an extension, an unknown method, `null` params).
     fn decode_from<'de, D: serde::Deserializer<'de>>(method: &str, deserializer: D) -> Result<Self, D::Error>;
+
+    /// Reads the payload of `method` with its direct decoder
+    /// ([`crate::json::fast`]), for the methods that have one (the
+    /// session-update stream); bails for every other.
+    fn read_direct<'de>(method: &str, r: &mut crate::json::fast::Reader<'de>) -> Result<Self, Bail> {
+        let _ = (method, r);
+        Err(Bail)
+    }
 }
 
 /// What [`read_streamed`] found: a request or a notification with its payload.
@@ -609,11 +616,60 @@ pub enum StreamedMessage<'a, Q, N> {
 /// anything else, including every error, it returns `None` and the caller
 /// decodes the message the usual way, which gives the error with its pointer.
 /// So it never changes a result: it decodes the same params text with the
-/// same `Deserialize` impl. It runs on the crate's reader
-/// ([`crate::json::from_str`]'s), so the payloads of the session-update
-/// stream take their direct decoders here too.
+/// same `Deserialize` impl.
+///
+/// The methods with a direct decoder (the session-update stream, see
+/// [`crate::json::fast`]) are read first on the crate's reader, envelope
+/// and params, without serde; any other message goes on to `serde_json`.
+/// (Reading every method's params on the reader would compile a second
+/// decoder of every payload for messages that come once per session.)
 pub fn read_streamed<Q: Streamed, N: Streamed>(text: &str) -> Option<StreamedMessage<'_, Q, N>> {
-    crate::json::read_map(text, StreamedVisitor::<Q, N>(std::marker::PhantomData))
+    if let Ok(message) = read_direct(text) {
+        return Some(message);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let message =
+        serde::Deserializer::deserialize_map(&mut de, StreamedVisitor::<Q, N>(std::marker::PhantomData)).ok()?;
+    de.end().ok()?;
+    Some(message)
+}
+
+/// The plain form of [`read_streamed`] on the crate's reader, for a method
+/// with a direct decoder; bails on anything else. The same rules as
+/// [`StreamedVisitor`]: names and the version without escapes, `jsonrpc`
+/// `"2.0"`, `id` and `method` before `params`, no other member, none twice.
+fn read_direct<Q: Streamed, N: Streamed>(text: &str) -> Result<StreamedMessage<'_, Q, N>, Bail> {
+    use std::borrow::Cow;
+    let mut r = crate::json::fast::Reader::new(text);
+    let mut more = r.open()?;
+    let (mut version, mut id, mut method) = (false, None::<&RawValue>, None::<&str>);
+    let mut payload = None;
+    while more {
+        match r.key()? {
+            "jsonrpc" if !version => match r.str()? {
+                Cow::Borrowed("2.0") => version = true,
+                _ => return Err(Bail),
+            },
+            "id" if id.is_none() && payload.is_none() => id = Some(r.serde::<&RawValue>()?),
+            "method" if method.is_none() => match r.str()? {
+                Cow::Borrowed(m) => method = Some(m),
+                Cow::Owned(_) => return Err(Bail),
+            },
+            "params" if payload.is_none() => {
+                let m = method.ok_or(Bail)?;
+                payload = Some(match id {
+                    Some(id) => StreamedMessage::Request { id, request: Q::read_direct(m, &mut r)? },
+                    None => StreamedMessage::Notification(N::read_direct(m, &mut r)?),
+                });
+            }
+            _ => return Err(Bail),
+        }
+        more = r.next_member()?;
+    }
+    match payload {
+        Some(p) if version && r.end() => Ok(p),
+        _ => Err(Bail),
+    }
 }
 
 struct StreamedVisitor<Q, N>(std::marker::PhantomData<(Q, N)>);

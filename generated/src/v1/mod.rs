@@ -62356,6 +62356,21 @@ pub mod rpc {
                 }
             }
         }
+        #[allow(clippy::match_single_binding)]
+        fn read_direct<'de>(
+            method: &str,
+            r: &mut crate::json::fast::Reader<'de>,
+        ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+            match method {
+                "session/update" => {
+                    <super::SessionNotification as crate::json::fast::FromJson<
+                        'de,
+                    >>::read(r)
+                        .map(Self::SessionUpdate)
+                }
+                _ => ::core::result::Result::Err(crate::json::fast::Bail),
+            }
+        }
     }
     impl ::core::convert::From<super::SessionNotification> for NotificationToClient {
         /// A `session/update` payload.
@@ -63431,6 +63446,19 @@ pub mod rpc {
             ::core::result::Result::Err(
                 <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
             )
+        }
+        fn read_direct<'de>(
+            method: &str,
+            r: &mut crate::json::fast::Reader<'de>,
+        ) -> ::core::result::Result<Self, crate::json::fast::Bail> {
+            if NotificationToClient::METHODS.contains(&method) {
+                return <NotificationToClient as crate::runtime::rpc::Streamed>::read_direct(
+                        method,
+                        r,
+                    )
+                    .map(Self::Client);
+            }
+            ::core::result::Result::Err(crate::json::fast::Bail)
         }
     }
     impl ::core::convert::From<NotificationToAgent> for Notification {

@@ -240,7 +240,7 @@ proptest! {
 /// corpus message, mutated at every property and wrapped in envelopes of
 /// either form (plain, or with its members reordered and the version
 /// escaped), decodes to what `serde_json` gives for its params, or fails
-/// where that fails.
+/// where that fails; with another version it fails.
 #[test]
 fn session_update_messages_decode_as_their_params_do() {
     fn decoded<P: serde::de::DeserializeOwned + serde::Serialize>(
@@ -296,6 +296,14 @@ fn session_update_messages_decode_as_their_params_do() {
                 result.unwrap();
                 n += 1;
             }
+            // Not JSON-RPC 2.0: refused on either path.
+            let wrong = format!(r#"{{"jsonrpc":"1.0","method":"session/update","params":{params}}}"#);
+            let refused = if version == "v1" {
+                v1::rpc::Message::decode(&wrong, |_| None).is_err()
+            } else {
+                v2::rpc::Message::decode(&wrong, |_| None).is_err()
+            };
+            assert!(refused, "{wrong}");
         }
     }
     assert!(n > 1000, "only {n} messages");

@@ -44,6 +44,14 @@ pub(super) fn direct_defs(all: &[&Def]) -> BTreeSet<String> {
     out
 }
 
+/// The path of the direct-decoder module (`json::fast`) beside the runtime
+/// module `rt`.
+pub fn fast_path(rt: &TokenStream) -> TokenStream {
+    let rt = rt.to_string().replace(' ', "");
+    let base = rt.strip_suffix("runtime").unwrap_or("crate::");
+    format!("{base}json::fast").parse().expect("the path parses")
+}
+
 /// `FromJson::read` of an object decoder: opens the object, reads the rest.
 fn read_object(fast: &TokenStream) -> TokenStream {
     quote! {
@@ -68,9 +76,7 @@ pub(super) enum Read {
 impl Emitter {
     /// The path of the direct-decoder module, beside the runtime.
     pub(super) fn fast_path(&self) -> TokenStream {
-        let rt = self.rt.to_string().replace(' ', "");
-        let base = rt.strip_suffix("runtime").unwrap_or("crate::");
-        format!("{base}json::fast").parse().expect("the path parses")
+        fast_path(&self.rt)
     }
 
     /// Whether the definition gets a direct decoder.

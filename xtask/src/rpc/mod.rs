@@ -262,6 +262,8 @@ fn side_enum(
     let mut encodes = Vec::new();
     let mut writes = Vec::new();
     let mut streamed = Vec::new();
+    let mut direct = Vec::new();
+    let fast = crate::emit::direct::fast_path(rt);
     for e in entries {
         let (v, cfg) = (&e.variant, e.gate.cfg());
         let ty = Ident::new(&e.def.rust_name, Span::call_site());
@@ -281,6 +283,11 @@ fn side_enum(
             streamed.push(quote! {
                 #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
             });
+            if crate::emit::direct::DIRECT_METHODS.contains(&e.method.as_str()) {
+                direct.push(quote! {
+                    #cfg #m => <super::#ty as #fast::FromJson<'de>>::read(r).map(Self::#v),
+                });
+            }
         }
     }
     let (arg, arg_doc) = match kind {
@@ -292,6 +299,18 @@ fn side_enum(
     let conversions = payload_conversions(&name, &all, builds, |e| {
         let v = &e.variant;
         quote!(Self::#v(payload))
+    });
+    // The methods with a direct decoder (`json::fast`) are also read by it.
+    let read_direct = (!direct.is_empty()).then(|| {
+        quote! {
+            #[allow(clippy::match_single_binding)]
+            fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                match method {
+                    #(#direct)*
+                    _ => ::core::result::Result::Err(#fast::Bail),
+                }
+            }
+        }
     });
     let streamed_impl = (kind != MethodKind::Response).then(|| {
         quote! {
@@ -306,6 +325,7 @@ fn side_enum(
                         _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way")),
                     }
                 }
+                #read_direct
             }
         }
     });
@@ -400,6 +420,27 @@ fn version_enum(
         quote!(Self::#side(#inner::#v(payload)))
     });
     let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
+    // Passed on to the side whose methods include one with a direct decoder.
+    let fast = crate::emit::direct::fast_path(rt);
+    let direct_sides: Vec<(&Ident, &Ident)> = groups
+        .iter()
+        .zip(inner.iter().zip(&variants))
+        .filter(|((_, es), _)| es.iter().any(|e| crate::emit::direct::DIRECT_METHODS.contains(&e.method.as_str())))
+        .map(|(_, iv)| iv)
+        .collect();
+    let read_direct = (!direct_sides.is_empty()).then(|| {
+        let (di, dv): (Vec<&Ident>, Vec<&Ident>) = direct_sides.into_iter().unzip();
+        quote! {
+            fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                #(
+                    if #di::METHODS.contains(&method) {
+                        return <#di as #rt::rpc::Streamed>::read_direct(method, r).map(Self::#dv);
+                    }
+                )*
+                ::core::result::Result::Err(#fast::Bail)
+            }
+        }
+    });
     let streamed_impl = (kind != MethodKind::Response).then(|| {
         quote! {
             impl #rt::rpc::Streamed for #name {
@@ -412,6 +453,7 @@ fn version_enum(
                     let _ = &deserializer;
                     ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
                 }
+                #read_direct
             }
         }
     });
