@@ -443,6 +443,7 @@ fn from_json(item: &syn::Ident, readers: &[Reader<'_>]) -> TokenStream {
             }
 
             // One exit for errors (`members`), so the slots are dropped at one place.
+            #[inline]
             fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
                 #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                 let mut rest = ::acp_bindings::runtime::Extra::new();

@@ -2296,6 +2296,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -3117,6 +3118,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -3376,6 +3378,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentBlock {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -3637,6 +3640,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -4016,6 +4020,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -4300,6 +4305,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -4598,6 +4604,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -4984,6 +4991,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5439,6 +5447,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5709,6 +5718,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5966,6 +5976,7 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6191,6 +6202,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Content {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6430,6 +6442,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6748,6 +6761,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Terminal {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6971,6 +6985,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -20797,6 +20812,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionType {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -21426,6 +21442,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -21698,6 +21715,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -21997,6 +22015,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -22159,6 +22178,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -25477,6 +25497,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotification {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -26002,6 +26023,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -26718,6 +26740,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -27146,6 +27169,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -27578,6 +27602,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCall {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -27993,6 +28018,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -28481,6 +28507,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Plan {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -28717,6 +28744,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29024,6 +29052,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UnstructuredCommandInput {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29227,6 +29256,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29430,6 +29460,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CurrentModeUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29637,6 +29668,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29880,6 +29912,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionInfoUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -30117,6 +30150,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -30362,6 +30396,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UsageUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -30801,6 +30836,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -31367,6 +31403,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -31648,6 +31685,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -49812,6 +49850,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -50140,6 +50179,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdateContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -50435,6 +50475,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -50673,6 +50714,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -50906,6 +50948,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -51126,6 +51169,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -51331,6 +51375,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -51550,6 +51595,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -51755,6 +51801,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52016,6 +52063,7 @@ impl<'de> crate::json::fast::FromJson<'de> for StateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52189,6 +52237,7 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52355,6 +52404,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52747,6 +52797,7 @@ impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdateStopReason {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52908,6 +52959,7 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -53087,6 +53139,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -53483,6 +53536,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -53978,6 +54032,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessage {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -54312,6 +54367,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,

@@ -2090,6 +2090,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -2371,6 +2372,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentBlock {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -2651,6 +2653,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -3081,6 +3084,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -3454,6 +3458,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ImageContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -3756,6 +3761,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AudioContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -4088,6 +4094,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Icon {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -4684,6 +4691,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ResourceLink {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5169,6 +5177,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextResourceContents {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5443,6 +5452,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BlobResourceContents {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5702,6 +5712,7 @@ impl<'de> crate::json::fast::FromJson<'de> for EmbeddedResource {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -5927,6 +5938,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Content {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6322,6 +6334,7 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffChangeOperation {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6709,6 +6722,7 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPathChange {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -6859,6 +6873,7 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPathPairChange {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -7058,6 +7073,7 @@ impl<'de> crate::json::fast::FromJson<'de> for DiffPatch {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -7467,6 +7483,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Diff {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -7774,6 +7791,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Terminal {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -8008,6 +8026,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -8255,6 +8274,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -8451,6 +8471,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallCancelCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -20990,6 +21011,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigOptionType {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -21625,6 +21647,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectOption {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -21899,6 +21922,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -22199,6 +22223,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelect {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -22361,6 +22386,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigBoolean {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -22548,6 +22574,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommand {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -22711,6 +22738,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandInput {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -22863,6 +22891,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TextCommandInput {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -23099,6 +23128,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Command {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -25386,6 +25416,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Error {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -25838,6 +25869,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UnsupportedProtocolVersionErrorDa
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -26056,6 +26088,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionNotFoundErrorData {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -26884,6 +26917,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UpdateSessionNotification {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -27578,6 +27612,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -28490,6 +28525,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -28868,6 +28904,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ContentChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29342,6 +29379,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundWork {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29592,6 +29630,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundWork {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29765,6 +29804,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundTerminal {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -29959,6 +29999,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundToolCall {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -30173,6 +30214,7 @@ impl<'de> crate::json::fast::FromJson<'de> for RunningStateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -30360,6 +30402,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ErrorStopReason {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -30782,6 +30825,7 @@ impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdateStopReason {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -31228,6 +31272,7 @@ impl<'de> crate::json::fast::FromJson<'de> for IdleStateUpdateStopReason {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -31428,6 +31473,7 @@ impl<'de> crate::json::fast::FromJson<'de> for RequiresActionStateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -31730,6 +31776,7 @@ impl<'de> crate::json::fast::FromJson<'de> for StateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -32028,6 +32075,7 @@ impl<'de> crate::json::fast::FromJson<'de> for StateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -32232,6 +32280,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallContentChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -32447,6 +32496,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutput {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -32683,6 +32733,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalExitStatus {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -32950,6 +33001,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -33203,6 +33255,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -33399,6 +33452,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalCancelCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -33708,6 +33762,7 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalOutputChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -33943,6 +33998,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdateContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -34184,6 +34240,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdateContent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -34471,6 +34528,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanEntry {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -35051,6 +35109,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanItems {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -35267,6 +35326,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -35475,6 +35535,7 @@ impl<'de> crate::json::fast::FromJson<'de> for AvailableCommandsUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -35684,6 +35745,7 @@ impl<'de> crate::json::fast::FromJson<'de> for ConfigOptionUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -35958,6 +36020,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Cost {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -36443,6 +36506,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -37040,6 +37104,7 @@ impl<'de> crate::json::fast::FromJson<'de> for CompactionSummaryChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52346,6 +52411,7 @@ impl<'de> crate::json::fast::FromJson<'de> for BackgroundSubagent {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52661,6 +52727,7 @@ impl<'de> crate::json::fast::FromJson<'de> for Usage {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -52972,6 +53039,7 @@ impl<'de> crate::json::fast::FromJson<'de> for UnknownStateUpdate {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -53353,6 +53421,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanFile {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -53586,6 +53655,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanMarkdown {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -53806,6 +53876,7 @@ impl<'de> crate::json::fast::FromJson<'de> for PlanRemoved {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -54027,6 +54098,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SubagentSessionCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -54232,6 +54304,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionCancelCapabilities {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,
@@ -54661,6 +54734,7 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionMessageChunk {
         let more = r.open()?;
         <Self as crate::json::fast::FromJson<'de>>::rest(r, more)
     }
+    #[inline]
     fn rest(
         r: &mut crate::json::fast::Reader<'de>,
         more: bool,

@@ -150,6 +150,7 @@ impl Emitter {
             impl<'de> #fast::FromJson<'de> for #name {
                 #read
 
+                #[inline]
                 fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
                     #(#slots)*
                     let mut rest = #rt::Extra::new();
@@ -198,6 +199,7 @@ impl Emitter {
                 #read
 
                 // Also the arm of an outer union (whose discriminator came first).
+                #[inline]
                 fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
                     if !more || r.key()? != #key {
                         return ::core::result::Result::Err(#fast::Bail);
