@@ -45,19 +45,32 @@ pub const STRUCT: &str = "$acp_bindings::json::fast";
 pub struct Bail;
 
 thread_local! {
-    /// The position (and depth) passed between the reader and [`visit`].
-    static SLOT: Cell<Option<(usize, u32)>> = const { Cell::new(None) };
+    /// The position passed between the reader and [`visit`] (`NONE` when
+    /// nothing is passed) and the depth there. Two cells, each read and
+    /// written whole: one `Option<(usize, u32)>` was written as two words and
+    /// read back as one, which stalled the load on every object handed over.
+    static AT: Cell<usize> = const { Cell::new(NONE) };
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
-/// The reader's side: the object starts at `at`.
+/// No position in [`AT`].
+const NONE: usize = usize::MAX;
+
+/// The reader's side: the object starts at `at` (also [`visit`]'s, handing
+/// back the position after it).
+#[inline]
 pub(super) fn hand_over(at: usize, depth: u32) {
-    SLOT.with(|s| s.set(Some((at, depth))));
+    AT.with(|a| a.set(at));
+    DEPTH.with(|d| d.set(depth));
 }
 
+/// The position in the slot, if there is one; the slot is empty afterwards.
 /// The reader's side: the position after the object, if a direct decoder
-/// read it (the slot is empty afterwards either way).
+/// read it.
+#[inline]
 pub(super) fn take_back() -> Option<(usize, u32)> {
-    SLOT.with(Cell::take)
+    let at = AT.with(|a| a.replace(NONE));
+    (at != NONE).then(|| (at, DEPTH.with(Cell::get)))
 }
 
 /// The visitor's side (its `visit_borrowed_str`): reads a `T` from `text` at
@@ -71,20 +84,20 @@ pub fn visit<'de, V: de::Visitor<'de>, E: de::Error>(text: &'de str, visitor: V)
 where
     V::Value: FromJson<'de>,
 {
-    let Some((at, depth)) = SLOT.with(Cell::take) else {
+    let Some((at, depth)) = take_back() else {
         return Err(E::invalid_type(Unexpected::Str(text), &visitor));
     };
     let mut r = Reader::at(text, at, depth);
     match V::Value::read(&mut r) {
         Ok(v) => {
-            SLOT.with(|s| s.set(Some(r.position())));
+            hand_over(r.position().0, r.position().1);
             Ok(v)
         }
         Err(Bail) => {
             r = Reader::at(text, at, depth);
             let result = de::Deserializer::deserialize_map(&mut r, visitor).map_err(|_| E::custom(""));
             if result.is_ok() {
-                SLOT.with(|s| s.set(Some(r.position())));
+                hand_over(r.position().0, r.position().1);
             }
             result
         }
