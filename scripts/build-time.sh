@@ -9,7 +9,14 @@
 # interleave the crates, so a change in the machine's load hits all of them
 # alike. The medians and the ratio of the medians are printed at the end.
 # Usage: [ROUNDS=n] scripts/build-time.sh   (needs the crates.io registry or its cache)
+#
+# Both crates are built without incremental compilation (CARGO_INCREMENTAL=0),
+# as a user's build compiles them: cargo compiles a dependency from a registry
+# or git without it. Left on, cargo would build this workspace's member
+# incrementally (writing the query cache and dependency graph, about 3 s more
+# here) and the official crate, a registry dependency of the probe, not.
 set -euo pipefail
+export CARGO_INCREMENTAL=0
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -50,7 +57,7 @@ build() { # index
   cargo build --quiet --manifest-path "${manifests[$1]}" -p "${packages[$1]}" --target-dir "${targets[$1]}" ${features[$1]}
 }
 
-echo "clean debug builds on $(nproc) cores, $(rustc --version), $rounds rounds"
+echo "clean debug builds on $(nproc) cores, $(rustc --version), $rounds rounds, no incremental compilation"
 for i in 0 1 2; do
   t0=$(now)
   build "$i"
