@@ -10,7 +10,9 @@
 //! (`V2ToV1`: decode, convert, encode) against decoding and encoding alone.
 //!
 //! `cargo bench -p acp-tests --bench session_update` prints criterion's
-//! figures and, at the end, the ratios measured in the same run.
+//! figures and, at the end, the ratios measured in the same run: each as
+//! the ratio of two medians, and the targets also as the median ratio of
+//! pairs of runs taken in turn (steadier on a loaded machine).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -250,6 +252,33 @@ fn median(runs: usize, mut f: impl FnMut()) -> Duration {
     times[runs / 2]
 }
 
+/// The median of the ratios `a / b` over pairs of runs taken in turn (`a`
+/// then `b`, then `b` then `a`), at least 31 pairs and about 0.6 s in all.
+/// Load on the machine that comes and goes in seconds moves two medians
+/// taken one after the other apart; it hits both runs of a pair alike.
+fn paired(mut a: impl FnMut(), mut b: impl FnMut()) -> f64 {
+    let time = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64().max(1e-9)
+    };
+    let warm = time(&mut a) + time(&mut b);
+    let pairs = (31.0_f64).max((0.6 / warm).min(1001.0)) as usize | 1;
+    let mut ratios: Vec<f64> = (0..pairs)
+        .map(|i| {
+            if i % 2 == 0 {
+                let ta = time(&mut a);
+                ta / time(&mut b)
+            } else {
+                let tb = time(&mut b);
+                time(&mut a) / tb
+            }
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[pairs / 2]
+}
+
 /// The ratios of the targets, measured in this run.
 fn ratios() {
     let lines = stream();
@@ -316,6 +345,34 @@ fn ratios() {
     );
     println!("  decode ours / official   = {:.2}  (target <= 0.50; acp_bindings::json::from_str)", r(d_ours, d_off));
     println!("  decode ours / IgnoredAny = {:.2}  (target <= 2.50)", r(d_ours, d_floor));
+    // The targets again, each as the median ratio of runs taken in turn.
+    let p_floor = paired(
+        || {
+            black_box(each(&lines, ours_fast));
+        },
+        || {
+            black_box(each(&lines, serde::<IgnoredAny>));
+        },
+    );
+    let p_off = paired(
+        || {
+            black_box(each(&lines, ours_fast));
+        },
+        || {
+            black_box(each(&lines, serde::<Official>));
+        },
+    );
+    let p_enc = paired(
+        || {
+            black_box(encode_fast(&ours));
+        },
+        || {
+            black_box(encode(&official));
+        },
+    );
+    println!(
+        "  paired runs: decode ours / IgnoredAny = {p_floor:.2}, ours / official = {p_off:.2}; encode ours / official = {p_enc:.2}"
+    );
     println!(
         "  decode ours / official   = {:.2}, / IgnoredAny = {:.2}  (both with serde_json::from_str)",
         r(d_ours_serde, d_off),
