@@ -703,7 +703,10 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of each byte of `word` that JSON must escape is set, and no
 /// bit below the first such byte: the lowest set bit is exact, bits above it
-/// may be borrow artefacts (a byte is checked again when the scan resumes).
+/// may be borrow artefacts. (Each of the three tests is `(x - 0x01..) & !x`
+/// on bytes: a byte's subtraction borrows from the next byte up only when
+/// it wraps, that is, when the byte is itself a hit, so no bit is set below
+/// the lowest true hit.)
 #[inline]
 fn escapes(word: u64) -> u64 {
     let quote = word ^ (LOW * u64::from(b'"'));
@@ -723,14 +726,8 @@ fn next_escape(bytes: &[u8], mut from: usize) -> usize {
         let word = u64::from_le_bytes(bytes[from..from + 8].try_into().expect("eight bytes"));
         let hits = escapes(word);
         if hits != 0 {
-            let at = from + (hits.trailing_zeros() / 8) as usize;
-            // The lowest hit of a word whose bytes are all after the last
-            // escape is exact; checked anyway, it costs one compare.
-            if needs_escape(bytes[at]) {
-                return at;
-            }
-            from = at + 1;
-            continue;
+            // The lowest hit is exact (see `escapes`).
+            return from + (hits.trailing_zeros() / 8) as usize;
         }
         from += 8;
     }
