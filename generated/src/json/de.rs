@@ -25,8 +25,9 @@ use super::{next_escape, RAW_VALUE};
 /// ```
 pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, Error> {
     let mut reader = Reader::new(text);
-    // The result is passed on whole, not taken apart and rebuilt: the value
-    // is then written where the caller wants it, not moved there.
+    // The result is passed on whole, not taken apart and rebuilt (which
+    // would move the value once more; rustc still moves it once, out of
+    // `result`, because of the branch).
     let mut result = T::deserialize(&mut reader);
     if !(result.is_ok() && reader.end()) {
         result = serde_json::from_str(text);
@@ -378,8 +379,7 @@ impl<'de> Reader<'de> {
             return Err(decline());
         }
         super::fast::hand_over(self.at, self.depth);
-        // Passed on whole, as in `from_str`: one result, returned on every
-        // path, so that it is written where the caller wants it.
+        // Passed on whole, as in `from_str`.
         // (`visit` hands a position back exactly when it succeeds; a value
         // without one, which no generated visitor gives, leaves the reader
         // past the end, where every read and `end` fail.)

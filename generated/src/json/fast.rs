@@ -12,10 +12,11 @@
 //! decoder does not serve (an escaped member name, a discriminator that is
 //! not the first member or that no variant has, a duplicate or missing
 //! member, a value a rule would replace by its default or drop, and every
-//! syntax or type error) makes it *bail*: [`from_str`](super::from_str) then
-//! decodes the text again with `serde_json`, whose visitors apply every rule.
-//! So a direct decoder only has to be right where it succeeds, and the tests
-//! hold it to giving exactly what `serde_json::from_str` gives there.
+//! syntax or type error) makes it *bail*: the type's serde visitor then reads
+//! the same object through the same reader, and what that one fails on goes
+//! to `serde_json` ([`from_str`](super::from_str)'s fallback). So a direct
+//! decoder only has to be right where it succeeds, and the tests hold it to
+//! giving exactly what `serde_json::from_str` gives there.
 //!
 //! How `from_str` reaches it through serde: the type's `Deserialize` asks for
 //! a struct named [`STRUCT`]. Every other deserializer ignores struct names
@@ -25,6 +26,11 @@
 //! (`hand_over`) that only [`visit`] empties, and takes back the position
 //! after the object. A `visit_borrowed_str` call without a handed-over
 //! position is refused as a string where an object belongs, as before.
+//!
+//! `Message::decode` and the peers reach the decoders without serde: the
+//! one-pass message reader (`runtime::rpc::read_streamed`) reads a plain
+//! notification or request of a method that has one on the [`Reader`]
+//! (`Streamed::read_direct`).
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -90,14 +96,16 @@ where
     let mut r = Reader::at(text, at, depth);
     match V::Value::read(&mut r) {
         Ok(v) => {
-            hand_over(r.position().0, r.position().1);
+            let (at, depth) = r.position();
+            hand_over(at, depth);
             Ok(v)
         }
         Err(Bail) => {
             r = Reader::at(text, at, depth);
             let result = de::Deserializer::deserialize_map(&mut r, visitor).map_err(|_| E::custom(""));
             if result.is_ok() {
-                hand_over(r.position().0, r.position().1);
+                let (at, depth) = r.position();
+                hand_over(at, depth);
             }
             result
         }
