@@ -7,9 +7,9 @@ use serde::de::DeserializeOwned;
 use serde::ser::{Error as _, SerializeMap};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use serde_json::Value;
 
 use crate::json::fast::Bail;
-use serde_json::Value;
 
 /// Which side of a connection handles a method (`x-side`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
