@@ -451,13 +451,14 @@ fn from_json(item: &syn::Ident, readers: &[Reader<'_>]) -> TokenStream {
                     #(#arms)*
                     other => #fast::keep(r, &mut rest, other),
                 })?;
-                match (#(#required,)*) {
-                    (#(::core::option::Option::Some(#required),)*) => {
-                        ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
-                    }
-                    #[allow(unreachable_patterns)]
-                    _ => ::core::result::Result::Err(#fast::Bail),
-                }
+                // Each required slot taken on its own, as the generator's
+                // decoders do: a `match` on a tuple would move every value again.
+                #(
+                    let ::core::option::Option::Some(#required) = #required else {
+                        return ::core::result::Result::Err(#fast::Bail);
+                    };
+                )*
+                ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
             }
         }
     }

@@ -70,9 +70,9 @@ pub(super) fn hand_over(at: usize, depth: u32) {
     DEPTH.with(|d| d.set(depth));
 }
 
-/// The position in the slot, if there is one; the slot is empty afterwards.
-/// The reader's side: the position after the object, if a direct decoder
-/// read it.
+/// Takes the position out of the slot, if there is one: the reader's side,
+/// the position after the object a direct decoder read (also [`visit`]'s,
+/// the position of the object handed over).
 #[inline]
 pub(super) fn take_back() -> Option<(usize, u32)> {
     let at = AT.with(|a| a.replace(NONE));

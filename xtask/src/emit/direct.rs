@@ -25,14 +25,16 @@ use crate::model::*;
 /// decoder: the session-update notification, the stream of a prompt turn.
 pub const DIRECT_METHODS: &[&str] = &["session/update"];
 
+/// Whether payloads of `method` get a direct decoder.
+pub fn is_direct_method(method: &str) -> bool {
+    DIRECT_METHODS.contains(&method)
+}
+
 /// The definitions (inline ones included) that get a direct decoder.
 pub(super) fn direct_defs(all: &[&Def]) -> BTreeSet<String> {
     let by_name: BTreeMap<&str, &Def> = all.iter().map(|d| (d.name.as_str(), *d)).collect();
-    let mut todo: Vec<&Def> = all
-        .iter()
-        .filter(|d| d.method.as_ref().is_some_and(|m| DIRECT_METHODS.contains(&m.name.as_str())))
-        .copied()
-        .collect();
+    let mut todo: Vec<&Def> =
+        all.iter().filter(|d| d.method.as_ref().is_some_and(|m| is_direct_method(&m.name))).copied().collect();
     let mut out = BTreeSet::new();
     while let Some(d) = todo.pop() {
         for w in d.walk() {

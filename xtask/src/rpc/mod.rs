@@ -283,7 +283,7 @@ fn side_enum(
             streamed.push(quote! {
                 #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
             });
-            if crate::emit::direct::DIRECT_METHODS.contains(&e.method.as_str()) {
+            if crate::emit::direct::is_direct_method(&e.method) {
                 direct.push(quote! {
                     #cfg #m => <super::#ty as #fast::FromJson<'de>>::read(r).map(Self::#v),
                 });
@@ -425,7 +425,7 @@ fn version_enum(
     let direct_sides: Vec<(&Ident, &Ident)> = groups
         .iter()
         .zip(inner.iter().zip(&variants))
-        .filter(|((_, es), _)| es.iter().any(|e| crate::emit::direct::DIRECT_METHODS.contains(&e.method.as_str())))
+        .filter(|((_, es), _)| es.iter().any(|e| crate::emit::direct::is_direct_method(&e.method)))
         .map(|(_, iv)| iv)
         .collect();
     let read_direct = (!direct_sides.is_empty()).then(|| {
