@@ -410,7 +410,41 @@ fn ratios() {
 
 criterion_group!(benches, bench);
 
+/// `ACP_BENCH_COUNT=<row>:<passes>`: decodes the stream `passes` times with
+/// one row (`ours`, `official`, `reference` (hand-written), `IgnoredAny`, or
+/// `none`: only the stream built) and exits, without criterion. For counting
+/// instructions under valgrind, which unlike the timings does not depend on
+/// the machine's load: `scripts/instructions.sh` runs each row with two
+/// numbers of passes and prints the difference per message.
+fn count(spec: &str) {
+    let (row, passes) = spec.split_once(':').unwrap_or((spec, "1"));
+    let Ok(passes) = passes.parse::<usize>() else {
+        eprintln!("ACP_BENCH_COUNT: `{spec}`: the passes after `:` must be a whole number");
+        std::process::exit(2);
+    };
+    let decode: fn(&[String]) -> usize = match row {
+        "ours" => |l| each(l, ours_fast),
+        "official" => |l| each(l, serde::<Official>),
+        "reference" => |l| each(l, direct_one),
+        "IgnoredAny" => |l| each(l, serde::<IgnoredAny>),
+        "none" => |l| l.len(),
+        other => {
+            eprintln!("ACP_BENCH_COUNT: unknown row `{other}` (ours, official, reference, IgnoredAny, none)");
+            std::process::exit(2);
+        }
+    };
+    let lines = stream();
+    for _ in 0..passes {
+        black_box(decode(black_box(&lines)));
+    }
+    println!("{row}: {passes} passes over {} messages", lines.len());
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var("ACP_BENCH_COUNT") {
+        count(&spec);
+        return;
+    }
     benches();
     ratios();
     Criterion::default().configure_from_args().final_summary();
