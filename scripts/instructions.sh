@@ -6,7 +6,7 @@
 # memory-bound instruction costs more than a register one), but they tell a
 # change in the decoder from noise.
 #
-# Each row decodes the stream PASSES_A and then PASSES_B times in one process
+# Each row decodes the stream once and then six times, each in one process
 # (`ACP_BENCH_COUNT=<row>:<passes>`, see tests/benches/session_update.rs);
 # the difference of the two counts, divided by the extra passes and the
 # messages, leaves out building the stream and starting the process.

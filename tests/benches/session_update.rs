@@ -411,8 +411,8 @@ fn ratios() {
 criterion_group!(benches, bench);
 
 /// `ACP_BENCH_COUNT=<row>:<passes>`: decodes the stream `passes` times with
-/// one row (`ours`, `official`, `reference` (hand-written), `IgnoredAny`, or
-/// `none`: only the stream built) and exits, without criterion. For counting
+/// one row (`ours`, `official`, `reference` (hand-written) or `IgnoredAny`)
+/// and exits, without criterion. For counting
 /// instructions under valgrind, which unlike the timings does not depend on
 /// the machine's load: `scripts/instructions.sh` runs each row with two
 /// numbers of passes and prints the difference per message.
@@ -427,9 +427,8 @@ fn count(spec: &str) {
         "official" => |l| each(l, serde::<Official>),
         "reference" => |l| each(l, direct_one),
         "IgnoredAny" => |l| each(l, serde::<IgnoredAny>),
-        "none" => |l| l.len(),
         other => {
-            eprintln!("ACP_BENCH_COUNT: unknown row `{other}` (ours, official, reference, IgnoredAny, none)");
+            eprintln!("ACP_BENCH_COUNT: unknown row `{other}` (ours, official, reference, IgnoredAny)");
             std::process::exit(2);
         }
     };
