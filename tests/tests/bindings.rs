@@ -16,6 +16,8 @@ mod semantics;
 mod corpus;
 #[path = "bindings/fast_paths.rs"]
 mod fast_paths;
+#[path = "bindings/fuzz_findings.rs"]
+mod fuzz_findings;
 
 fn corpus_dir(version: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(version)

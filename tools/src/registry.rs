@@ -11,6 +11,634 @@
 /// `reencode` for every ACP v1 definition.
 pub mod v1 {
     use ::acp_bindings::v1 as bindings;
+    /// Code that runs for one definition's Rust type, chosen by name at
+    /// run time ([`visit`]): the fuzz targets' per-type checks.
+    pub trait TypeVisitor {
+        /// What the visit gives.
+        type Output;
+        /// Runs for the definition's type `T`.
+        fn visit<T>(self) -> Self::Output
+        where
+            T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug
+                + ::core::clone::Clone + ::core::cmp::PartialEq + 'static;
+    }
+    /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
+    /// definition named `type_name`; `None` when this build has no
+    /// definition of that name.
+    pub fn visit<V: TypeVisitor>(
+        type_name: &str,
+        visitor: V,
+    ) -> ::core::option::Option<V::Output> {
+        ::core::option::Option::Some(
+            match type_name {
+                #[cfg(not(feature = "unstable"))]
+                "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
+                #[cfg(feature = "unstable")]
+                "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
+                "RequestId" => visitor.visit::<bindings::RequestId>(),
+                "WriteTextFileRequest" => {
+                    visitor.visit::<bindings::WriteTextFileRequest>()
+                }
+                "SessionId" => visitor.visit::<bindings::SessionId>(),
+                "ReadTextFileRequest" => visitor.visit::<bindings::ReadTextFileRequest>(),
+                "RequestPermissionRequest" => {
+                    visitor.visit::<bindings::RequestPermissionRequest>()
+                }
+                "ToolCallUpdate" => visitor.visit::<bindings::ToolCallUpdate>(),
+                "ToolCallId" => visitor.visit::<bindings::ToolCallId>(),
+                "ToolKind" => visitor.visit::<bindings::ToolKind>(),
+                "ToolCallStatus" => visitor.visit::<bindings::ToolCallStatus>(),
+                "ToolCallContent" => visitor.visit::<bindings::ToolCallContent>(),
+                "ContentBlock" => visitor.visit::<bindings::ContentBlock>(),
+                "Annotations" => visitor.visit::<bindings::Annotations>(),
+                "Role" => visitor.visit::<bindings::Role>(),
+                "TextContent" => visitor.visit::<bindings::TextContent>(),
+                "ImageContent" => visitor.visit::<bindings::ImageContent>(),
+                "AudioContent" => visitor.visit::<bindings::AudioContent>(),
+                "ResourceLink" => visitor.visit::<bindings::ResourceLink>(),
+                "EmbeddedResourceResource" => {
+                    visitor.visit::<bindings::EmbeddedResourceResource>()
+                }
+                "TextResourceContents" => {
+                    visitor.visit::<bindings::TextResourceContents>()
+                }
+                "BlobResourceContents" => {
+                    visitor.visit::<bindings::BlobResourceContents>()
+                }
+                "EmbeddedResource" => visitor.visit::<bindings::EmbeddedResource>(),
+                "Content" => visitor.visit::<bindings::Content>(),
+                "Diff" => visitor.visit::<bindings::Diff>(),
+                "TerminalId" => visitor.visit::<bindings::TerminalId>(),
+                "Terminal" => visitor.visit::<bindings::Terminal>(),
+                "ToolCallLocation" => visitor.visit::<bindings::ToolCallLocation>(),
+                "PermissionOption" => visitor.visit::<bindings::PermissionOption>(),
+                "PermissionOptionId" => visitor.visit::<bindings::PermissionOptionId>(),
+                "PermissionOptionKind" => {
+                    visitor.visit::<bindings::PermissionOptionKind>()
+                }
+                "CreateTerminalRequest" => {
+                    visitor.visit::<bindings::CreateTerminalRequest>()
+                }
+                "EnvVariable" => visitor.visit::<bindings::EnvVariable>(),
+                "TerminalOutputRequest" => {
+                    visitor.visit::<bindings::TerminalOutputRequest>()
+                }
+                "ReleaseTerminalRequest" => {
+                    visitor.visit::<bindings::ReleaseTerminalRequest>()
+                }
+                "WaitForTerminalExitRequest" => {
+                    visitor.visit::<bindings::WaitForTerminalExitRequest>()
+                }
+                "KillTerminalRequest" => visitor.visit::<bindings::KillTerminalRequest>(),
+                "CreateElicitationRequest" => {
+                    visitor.visit::<bindings::CreateElicitationRequest>()
+                }
+                "ElicitationSessionScope" => {
+                    visitor.visit::<bindings::ElicitationSessionScope>()
+                }
+                "ElicitationRequestScope" => {
+                    visitor.visit::<bindings::ElicitationRequestScope>()
+                }
+                "ElicitationSchema" => visitor.visit::<bindings::ElicitationSchema>(),
+                "ElicitationSchemaType" => {
+                    visitor.visit::<bindings::ElicitationSchemaType>()
+                }
+                "ElicitationPropertySchema" => {
+                    visitor.visit::<bindings::ElicitationPropertySchema>()
+                }
+                "StringFormat" => visitor.visit::<bindings::StringFormat>(),
+                "EnumOption" => visitor.visit::<bindings::EnumOption>(),
+                "StringPropertySchema" => {
+                    visitor.visit::<bindings::StringPropertySchema>()
+                }
+                "NumberPropertySchema" => {
+                    visitor.visit::<bindings::NumberPropertySchema>()
+                }
+                "IntegerPropertySchema" => {
+                    visitor.visit::<bindings::IntegerPropertySchema>()
+                }
+                "BooleanPropertySchema" => {
+                    visitor.visit::<bindings::BooleanPropertySchema>()
+                }
+                "MultiSelectItems" => visitor.visit::<bindings::MultiSelectItems>(),
+                "StringMultiSelectItems" => {
+                    visitor.visit::<bindings::StringMultiSelectItems>()
+                }
+                "TitledMultiSelectItems" => {
+                    visitor.visit::<bindings::TitledMultiSelectItems>()
+                }
+                "MultiSelectPropertySchema" => {
+                    visitor.visit::<bindings::MultiSelectPropertySchema>()
+                }
+                "ElicitationFormMode" => visitor.visit::<bindings::ElicitationFormMode>(),
+                "ElicitationId" => visitor.visit::<bindings::ElicitationId>(),
+                "ElicitationUrlMode" => visitor.visit::<bindings::ElicitationUrlMode>(),
+                "ExtRequest" => visitor.visit::<bindings::ExtRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
+                #[cfg(feature = "unstable")]
+                "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
+                #[cfg(not(feature = "unstable"))]
+                "InitializeResponse" => visitor.visit::<bindings::InitializeResponse>(),
+                #[cfg(feature = "unstable")]
+                "InitializeResponse" => visitor.visit::<bindings::InitializeResponse>(),
+                "ProtocolVersion" => visitor.visit::<bindings::ProtocolVersion>(),
+                #[cfg(not(feature = "unstable"))]
+                "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
+                "PromptCapabilities" => visitor.visit::<bindings::PromptCapabilities>(),
+                #[cfg(not(feature = "unstable"))]
+                "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
+                #[cfg(not(feature = "unstable"))]
+                "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
+                "SessionListCapabilities" => {
+                    visitor.visit::<bindings::SessionListCapabilities>()
+                }
+                "SessionDeleteCapabilities" => {
+                    visitor.visit::<bindings::SessionDeleteCapabilities>()
+                }
+                "SessionAdditionalDirectoriesCapabilities" => {
+                    visitor.visit::<bindings::SessionAdditionalDirectoriesCapabilities>()
+                }
+                "SessionResumeCapabilities" => {
+                    visitor.visit::<bindings::SessionResumeCapabilities>()
+                }
+                "SessionCloseCapabilities" => {
+                    visitor.visit::<bindings::SessionCloseCapabilities>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "AgentAuthCapabilities" => {
+                    visitor.visit::<bindings::AgentAuthCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "AgentAuthCapabilities" => {
+                    visitor.visit::<bindings::AgentAuthCapabilities>()
+                }
+                "LogoutCapabilities" => visitor.visit::<bindings::LogoutCapabilities>(),
+                "AuthMethod" => visitor.visit::<bindings::AuthMethod>(),
+                "AuthMethodId" => visitor.visit::<bindings::AuthMethodId>(),
+                "AuthMethodTerminal" => visitor.visit::<bindings::AuthMethodTerminal>(),
+                "AuthMethodAgent" => visitor.visit::<bindings::AuthMethodAgent>(),
+                "Implementation" => visitor.visit::<bindings::Implementation>(),
+                "AuthenticateResponse" => {
+                    visitor.visit::<bindings::AuthenticateResponse>()
+                }
+                "LogoutResponse" => visitor.visit::<bindings::LogoutResponse>(),
+                "NewSessionResponse" => visitor.visit::<bindings::NewSessionResponse>(),
+                "SessionModeState" => visitor.visit::<bindings::SessionModeState>(),
+                "SessionModeId" => visitor.visit::<bindings::SessionModeId>(),
+                "SessionMode" => visitor.visit::<bindings::SessionMode>(),
+                "SessionConfigOption" => visitor.visit::<bindings::SessionConfigOption>(),
+                "SessionConfigId" => visitor.visit::<bindings::SessionConfigId>(),
+                "SessionConfigOptionCategory" => {
+                    visitor.visit::<bindings::SessionConfigOptionCategory>()
+                }
+                "SessionConfigValueId" => {
+                    visitor.visit::<bindings::SessionConfigValueId>()
+                }
+                "SessionConfigSelectOptions" => {
+                    visitor.visit::<bindings::SessionConfigSelectOptions>()
+                }
+                "SessionConfigSelectOption" => {
+                    visitor.visit::<bindings::SessionConfigSelectOption>()
+                }
+                "SessionConfigSelectGroup" => {
+                    visitor.visit::<bindings::SessionConfigSelectGroup>()
+                }
+                "SessionConfigGroupId" => {
+                    visitor.visit::<bindings::SessionConfigGroupId>()
+                }
+                "SessionConfigSelect" => visitor.visit::<bindings::SessionConfigSelect>(),
+                "SessionConfigBoolean" => {
+                    visitor.visit::<bindings::SessionConfigBoolean>()
+                }
+                "LoadSessionResponse" => visitor.visit::<bindings::LoadSessionResponse>(),
+                "ListSessionsResponse" => {
+                    visitor.visit::<bindings::ListSessionsResponse>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
+                #[cfg(feature = "unstable")]
+                "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
+                "DeleteSessionResponse" => {
+                    visitor.visit::<bindings::DeleteSessionResponse>()
+                }
+                "ResumeSessionResponse" => {
+                    visitor.visit::<bindings::ResumeSessionResponse>()
+                }
+                "CloseSessionResponse" => {
+                    visitor.visit::<bindings::CloseSessionResponse>()
+                }
+                "SetSessionModeResponse" => {
+                    visitor.visit::<bindings::SetSessionModeResponse>()
+                }
+                "SetSessionConfigOptionResponse" => {
+                    visitor.visit::<bindings::SetSessionConfigOptionResponse>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "PromptResponse" => visitor.visit::<bindings::PromptResponse>(),
+                #[cfg(feature = "unstable")]
+                "PromptResponse" => visitor.visit::<bindings::PromptResponse>(),
+                "StopReason" => visitor.visit::<bindings::StopReason>(),
+                "ExtResponse" => visitor.visit::<bindings::ExtResponse>(),
+                "Error" => visitor.visit::<bindings::Error>(),
+                "ErrorCode" => visitor.visit::<bindings::ErrorCode>(),
+                #[cfg(not(feature = "unstable"))]
+                "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
+                #[cfg(feature = "unstable")]
+                "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
+                "SessionNotification" => visitor.visit::<bindings::SessionNotification>(),
+                #[cfg(not(feature = "unstable"))]
+                "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
+                #[cfg(feature = "unstable")]
+                "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
+                "MessageId" => visitor.visit::<bindings::MessageId>(),
+                "ContentChunk" => visitor.visit::<bindings::ContentChunk>(),
+                "ToolCall" => visitor.visit::<bindings::ToolCall>(),
+                "PlanEntry" => visitor.visit::<bindings::PlanEntry>(),
+                "PlanEntryPriority" => visitor.visit::<bindings::PlanEntryPriority>(),
+                "PlanEntryStatus" => visitor.visit::<bindings::PlanEntryStatus>(),
+                "Plan" => visitor.visit::<bindings::Plan>(),
+                "AvailableCommand" => visitor.visit::<bindings::AvailableCommand>(),
+                "AvailableCommandInput" => {
+                    visitor.visit::<bindings::AvailableCommandInput>()
+                }
+                "UnstructuredCommandInput" => {
+                    visitor.visit::<bindings::UnstructuredCommandInput>()
+                }
+                "AvailableCommandsUpdate" => {
+                    visitor.visit::<bindings::AvailableCommandsUpdate>()
+                }
+                "CurrentModeUpdate" => visitor.visit::<bindings::CurrentModeUpdate>(),
+                "ConfigOptionUpdate" => visitor.visit::<bindings::ConfigOptionUpdate>(),
+                "SessionInfoUpdate" => visitor.visit::<bindings::SessionInfoUpdate>(),
+                "Cost" => visitor.visit::<bindings::Cost>(),
+                "UsageUpdate" => visitor.visit::<bindings::UsageUpdate>(),
+                "NoticeSeverity" => visitor.visit::<bindings::NoticeSeverity>(),
+                "Notice" => visitor.visit::<bindings::Notice>(),
+                "CompactionId" => visitor.visit::<bindings::CompactionId>(),
+                "CompactionStatus" => visitor.visit::<bindings::CompactionStatus>(),
+                "CompactionUpdate" => visitor.visit::<bindings::CompactionUpdate>(),
+                "CompactionSummaryChunk" => {
+                    visitor.visit::<bindings::CompactionSummaryChunk>()
+                }
+                "CompleteElicitationNotification" => {
+                    visitor.visit::<bindings::CompleteElicitationNotification>()
+                }
+                "ExtNotification" => visitor.visit::<bindings::ExtNotification>(),
+                #[cfg(not(feature = "unstable"))]
+                "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
+                #[cfg(feature = "unstable")]
+                "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
+                "InitializeRequest" => visitor.visit::<bindings::InitializeRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "ClientCapabilities" => visitor.visit::<bindings::ClientCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "ClientCapabilities" => visitor.visit::<bindings::ClientCapabilities>(),
+                "FileSystemCapabilities" => {
+                    visitor.visit::<bindings::FileSystemCapabilities>()
+                }
+                "ClientSessionCapabilities" => {
+                    visitor.visit::<bindings::ClientSessionCapabilities>()
+                }
+                "CompactionCapabilities" => {
+                    visitor.visit::<bindings::CompactionCapabilities>()
+                }
+                "SessionConfigOptionsCapabilities" => {
+                    visitor.visit::<bindings::SessionConfigOptionsCapabilities>()
+                }
+                "BooleanConfigOptionCapabilities" => {
+                    visitor.visit::<bindings::BooleanConfigOptionCapabilities>()
+                }
+                "NoticeCapabilities" => visitor.visit::<bindings::NoticeCapabilities>(),
+                "AuthCapabilities" => visitor.visit::<bindings::AuthCapabilities>(),
+                "ElicitationCapabilities" => {
+                    visitor.visit::<bindings::ElicitationCapabilities>()
+                }
+                "ElicitationFormCapabilities" => {
+                    visitor.visit::<bindings::ElicitationFormCapabilities>()
+                }
+                "ElicitationUrlCapabilities" => {
+                    visitor.visit::<bindings::ElicitationUrlCapabilities>()
+                }
+                "AuthenticateRequest" => visitor.visit::<bindings::AuthenticateRequest>(),
+                "LogoutRequest" => visitor.visit::<bindings::LogoutRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
+                #[cfg(feature = "unstable")]
+                "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "McpServer" => visitor.visit::<bindings::McpServer>(),
+                #[cfg(feature = "unstable")]
+                "McpServer" => visitor.visit::<bindings::McpServer>(),
+                "HttpHeader" => visitor.visit::<bindings::HttpHeader>(),
+                "McpServerHttp" => visitor.visit::<bindings::McpServerHttp>(),
+                "McpServerSse" => visitor.visit::<bindings::McpServerSse>(),
+                "McpServerStdio" => visitor.visit::<bindings::McpServerStdio>(),
+                #[cfg(not(feature = "unstable"))]
+                "LoadSessionRequest" => visitor.visit::<bindings::LoadSessionRequest>(),
+                #[cfg(feature = "unstable")]
+                "LoadSessionRequest" => visitor.visit::<bindings::LoadSessionRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
+                #[cfg(feature = "unstable")]
+                "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
+                "DeleteSessionRequest" => {
+                    visitor.visit::<bindings::DeleteSessionRequest>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "ResumeSessionRequest" => {
+                    visitor.visit::<bindings::ResumeSessionRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "ResumeSessionRequest" => {
+                    visitor.visit::<bindings::ResumeSessionRequest>()
+                }
+                "CloseSessionRequest" => visitor.visit::<bindings::CloseSessionRequest>(),
+                "SetSessionModeRequest" => {
+                    visitor.visit::<bindings::SetSessionModeRequest>()
+                }
+                "SetSessionConfigOptionRequest" => {
+                    visitor.visit::<bindings::SetSessionConfigOptionRequest>()
+                }
+                "PromptRequest" => visitor.visit::<bindings::PromptRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
+                #[cfg(feature = "unstable")]
+                "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
+                "WriteTextFileResponse" => {
+                    visitor.visit::<bindings::WriteTextFileResponse>()
+                }
+                "ReadTextFileResponse" => {
+                    visitor.visit::<bindings::ReadTextFileResponse>()
+                }
+                "RequestPermissionResponse" => {
+                    visitor.visit::<bindings::RequestPermissionResponse>()
+                }
+                "RequestPermissionOutcome" => {
+                    visitor.visit::<bindings::RequestPermissionOutcome>()
+                }
+                "SelectedPermissionOutcome" => {
+                    visitor.visit::<bindings::SelectedPermissionOutcome>()
+                }
+                "CreateTerminalResponse" => {
+                    visitor.visit::<bindings::CreateTerminalResponse>()
+                }
+                "TerminalOutputResponse" => {
+                    visitor.visit::<bindings::TerminalOutputResponse>()
+                }
+                "TerminalExitStatus" => visitor.visit::<bindings::TerminalExitStatus>(),
+                "ReleaseTerminalResponse" => {
+                    visitor.visit::<bindings::ReleaseTerminalResponse>()
+                }
+                "WaitForTerminalExitResponse" => {
+                    visitor.visit::<bindings::WaitForTerminalExitResponse>()
+                }
+                "KillTerminalResponse" => {
+                    visitor.visit::<bindings::KillTerminalResponse>()
+                }
+                "CreateElicitationResponse" => {
+                    visitor.visit::<bindings::CreateElicitationResponse>()
+                }
+                "ElicitationContentValue" => {
+                    visitor.visit::<bindings::ElicitationContentValue>()
+                }
+                "ElicitationAcceptAction" => {
+                    visitor.visit::<bindings::ElicitationAcceptAction>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
+                #[cfg(feature = "unstable")]
+                "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
+                "CancelNotification" => visitor.visit::<bindings::CancelNotification>(),
+                "CancelRequestNotification" => {
+                    visitor.visit::<bindings::CancelRequestNotification>()
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpRequest" => visitor.visit::<bindings::MessageMcpRequest>(),
+                #[cfg(feature = "unstable")]
+                "McpServerAcpId" => visitor.visit::<bindings::McpServerAcpId>(),
+                #[cfg(feature = "unstable")]
+                "McpRequestId" => visitor.visit::<bindings::McpRequestId>(),
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptCapabilities" => {
+                    visitor.visit::<bindings::SessionSystemPromptCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptModeCapabilities" => {
+                    visitor.visit::<bindings::SessionSystemPromptModeCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptOverrideCapabilities" => {
+                    visitor.visit::<bindings::SessionSystemPromptOverrideCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionForkCapabilities" => {
+                    visitor.visit::<bindings::SessionForkCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveCapabilities" => {
+                    visitor.visit::<bindings::SessionArchiveCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusCapabilities" => {
+                    visitor.visit::<bindings::SessionStatusCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionTitleCapabilities" => {
+                    visitor.visit::<bindings::SessionTitleCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusCapabilities" => {
+                    visitor.visit::<bindings::AuthStatusCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProvidersCapabilities" => {
+                    visitor.visit::<bindings::ProvidersCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersResponse" => {
+                    visitor.visit::<bindings::ListProvidersResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProviderInfo" => visitor.visit::<bindings::ProviderInfo>(),
+                #[cfg(feature = "unstable")]
+                "ProviderId" => visitor.visit::<bindings::ProviderId>(),
+                #[cfg(feature = "unstable")]
+                "LlmProtocol" => visitor.visit::<bindings::LlmProtocol>(),
+                #[cfg(feature = "unstable")]
+                "ProviderCurrentConfig" => {
+                    visitor.visit::<bindings::ProviderCurrentConfig>()
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderResponse" => visitor.visit::<bindings::SetProviderResponse>(),
+                #[cfg(feature = "unstable")]
+                "DisableProviderResponse" => {
+                    visitor.visit::<bindings::DisableProviderResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusResponse" => visitor.visit::<bindings::AuthStatusResponse>(),
+                #[cfg(feature = "unstable")]
+                "AuthState" => visitor.visit::<bindings::AuthState>(),
+                #[cfg(feature = "unstable")]
+                "AuthAccount" => visitor.visit::<bindings::AuthAccount>(),
+                #[cfg(feature = "unstable")]
+                "ForkSessionResponse" => visitor.visit::<bindings::ForkSessionResponse>(),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionResponse" => {
+                    visitor.visit::<bindings::ArchiveSessionResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionResponse" => {
+                    visitor.visit::<bindings::UnarchiveSessionResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusResponse" => {
+                    visitor.visit::<bindings::SessionStatusResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatus" => visitor.visit::<bindings::SessionStatus>(),
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleResponse" => {
+                    visitor.visit::<bindings::SetSessionTitleResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "Usage" => visitor.visit::<bindings::Usage>(),
+                #[cfg(feature = "unstable")]
+                "PlanUpdateContent" => visitor.visit::<bindings::PlanUpdateContent>(),
+                #[cfg(feature = "unstable")]
+                "PlanId" => visitor.visit::<bindings::PlanId>(),
+                #[cfg(feature = "unstable")]
+                "PlanItems" => visitor.visit::<bindings::PlanItems>(),
+                #[cfg(feature = "unstable")]
+                "PlanFile" => visitor.visit::<bindings::PlanFile>(),
+                #[cfg(feature = "unstable")]
+                "PlanMarkdown" => visitor.visit::<bindings::PlanMarkdown>(),
+                #[cfg(feature = "unstable")]
+                "PlanUpdate" => visitor.visit::<bindings::PlanUpdate>(),
+                #[cfg(feature = "unstable")]
+                "PlanRemoved" => visitor.visit::<bindings::PlanRemoved>(),
+                #[cfg(feature = "unstable")]
+                "SubagentSessionCapabilities" => {
+                    visitor.visit::<bindings::SubagentSessionCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionCancelCapabilities" => {
+                    visitor.visit::<bindings::SessionCancelCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "StateUpdate" => visitor.visit::<bindings::StateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "RunningStateUpdate" => visitor.visit::<bindings::RunningStateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "ErrorStopReason" => visitor.visit::<bindings::ErrorStopReason>(),
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdate" => visitor.visit::<bindings::IdleStateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "RequiresActionStateUpdate" => {
+                    visitor.visit::<bindings::RequiresActionStateUpdate>()
+                }
+                #[cfg(feature = "unstable")]
+                "UnknownStateUpdate" => visitor.visit::<bindings::UnknownStateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "SubagentUpdate" => visitor.visit::<bindings::SubagentUpdate>(),
+                #[cfg(feature = "unstable")]
+                "SessionMessage" => visitor.visit::<bindings::SessionMessage>(),
+                #[cfg(feature = "unstable")]
+                "SessionMessageChunk" => visitor.visit::<bindings::SessionMessageChunk>(),
+                #[cfg(feature = "unstable")]
+                "AuthStatusUpdateNotification" => {
+                    visitor.visit::<bindings::AuthStatusUpdateNotification>()
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentCapabilities" => {
+                    visitor.visit::<bindings::SubagentCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "PlanCapabilities" => visitor.visit::<bindings::PlanCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "ListProvidersRequest" => {
+                    visitor.visit::<bindings::ListProvidersRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderRequest" => visitor.visit::<bindings::SetProviderRequest>(),
+                #[cfg(feature = "unstable")]
+                "DisableProviderRequest" => {
+                    visitor.visit::<bindings::DisableProviderRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusRequest" => visitor.visit::<bindings::AuthStatusRequest>(),
+                #[cfg(feature = "unstable")]
+                "McpServerAcp" => visitor.visit::<bindings::McpServerAcp>(),
+                #[cfg(feature = "unstable")]
+                "SystemPrompt" => visitor.visit::<bindings::SystemPrompt>(),
+                #[cfg(feature = "unstable")]
+                "SystemPromptMode" => visitor.visit::<bindings::SystemPromptMode>(),
+                #[cfg(feature = "unstable")]
+                "SessionArchiveFilter" => {
+                    visitor.visit::<bindings::SessionArchiveFilter>()
+                }
+                #[cfg(feature = "unstable")]
+                "ForkSessionRequest" => visitor.visit::<bindings::ForkSessionRequest>(),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionRequest" => {
+                    visitor.visit::<bindings::ArchiveSessionRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionRequest" => {
+                    visitor.visit::<bindings::UnarchiveSessionRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusRequest" => {
+                    visitor.visit::<bindings::SessionStatusRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleRequest" => {
+                    visitor.visit::<bindings::SetSessionTitleRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponse" => visitor.visit::<bindings::MessageMcpResponse>(),
+                #[cfg(feature = "unstable")]
+                "McpError" => visitor.visit::<bindings::McpError>(),
+                #[cfg(feature = "unstable")]
+                "MessageMcpNotification" => {
+                    visitor.visit::<bindings::MessageMcpNotification>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyRequest" => visitor.visit::<bindings::ProxyRequest>(),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyRequest" => {
+                    visitor.visit::<bindings::InitializeProxyRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorRequest" => {
+                    visitor.visit::<bindings::ProxySuccessorRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyResponse" => visitor.visit::<bindings::ProxyResponse>(),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyResponse" => {
+                    visitor.visit::<bindings::InitializeProxyResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorResponse" => {
+                    visitor.visit::<bindings::ProxySuccessorResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyNotification" => visitor.visit::<bindings::ProxyNotification>(),
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorNotification" => {
+                    visitor.visit::<bindings::ProxySuccessorNotification>()
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
     /// Decodes `json` as the definition named `type_name` and encodes it again.
     ///
     /// Returns `None` when this build has no definition of that name.
@@ -1100,6 +1728,631 @@ pub mod v1 {
 /// `reencode` for every ACP v2 definition.
 pub mod v2 {
     use ::acp_bindings::v2 as bindings;
+    /// Code that runs for one definition's Rust type, chosen by name at
+    /// run time ([`visit`]): the fuzz targets' per-type checks.
+    pub trait TypeVisitor {
+        /// What the visit gives.
+        type Output;
+        /// Runs for the definition's type `T`.
+        fn visit<T>(self) -> Self::Output
+        where
+            T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug
+                + ::core::clone::Clone + ::core::cmp::PartialEq + 'static;
+    }
+    /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
+    /// definition named `type_name`; `None` when this build has no
+    /// definition of that name.
+    pub fn visit<V: TypeVisitor>(
+        type_name: &str,
+        visitor: V,
+    ) -> ::core::option::Option<V::Output> {
+        ::core::option::Option::Some(
+            match type_name {
+                #[cfg(not(feature = "unstable"))]
+                "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
+                #[cfg(feature = "unstable")]
+                "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
+                "RequestId" => visitor.visit::<bindings::RequestId>(),
+                "RequestPermissionRequest" => {
+                    visitor.visit::<bindings::RequestPermissionRequest>()
+                }
+                "SessionId" => visitor.visit::<bindings::SessionId>(),
+                "RequestPermissionSubject" => {
+                    visitor.visit::<bindings::RequestPermissionSubject>()
+                }
+                "ToolCallUpdate" => visitor.visit::<bindings::ToolCallUpdate>(),
+                "ToolCallId" => visitor.visit::<bindings::ToolCallId>(),
+                "ToolKind" => visitor.visit::<bindings::ToolKind>(),
+                "ToolCallStatus" => visitor.visit::<bindings::ToolCallStatus>(),
+                "ToolCallContent" => visitor.visit::<bindings::ToolCallContent>(),
+                "ContentBlock" => visitor.visit::<bindings::ContentBlock>(),
+                "Annotations" => visitor.visit::<bindings::Annotations>(),
+                "Role" => visitor.visit::<bindings::Role>(),
+                "TextContent" => visitor.visit::<bindings::TextContent>(),
+                "MediaType" => visitor.visit::<bindings::MediaType>(),
+                "ImageContent" => visitor.visit::<bindings::ImageContent>(),
+                "AudioContent" => visitor.visit::<bindings::AudioContent>(),
+                "Icon" => visitor.visit::<bindings::Icon>(),
+                "IconTheme" => visitor.visit::<bindings::IconTheme>(),
+                "ResourceLink" => visitor.visit::<bindings::ResourceLink>(),
+                "EmbeddedResourceResource" => {
+                    visitor.visit::<bindings::EmbeddedResourceResource>()
+                }
+                "TextResourceContents" => {
+                    visitor.visit::<bindings::TextResourceContents>()
+                }
+                "BlobResourceContents" => {
+                    visitor.visit::<bindings::BlobResourceContents>()
+                }
+                "EmbeddedResource" => visitor.visit::<bindings::EmbeddedResource>(),
+                "Content" => visitor.visit::<bindings::Content>(),
+                "DiffChange" => visitor.visit::<bindings::DiffChange>(),
+                "DiffFileType" => visitor.visit::<bindings::DiffFileType>(),
+                "AbsolutePath" => visitor.visit::<bindings::AbsolutePath>(),
+                "DiffPathChange" => visitor.visit::<bindings::DiffPathChange>(),
+                "DiffPathPairChange" => visitor.visit::<bindings::DiffPathPairChange>(),
+                "DiffPatch" => visitor.visit::<bindings::DiffPatch>(),
+                "DiffPatchFormat" => visitor.visit::<bindings::DiffPatchFormat>(),
+                "Diff" => visitor.visit::<bindings::Diff>(),
+                "TerminalId" => visitor.visit::<bindings::TerminalId>(),
+                "Terminal" => visitor.visit::<bindings::Terminal>(),
+                "ToolCallLocation" => visitor.visit::<bindings::ToolCallLocation>(),
+                "ToolCallCapabilities" => {
+                    visitor.visit::<bindings::ToolCallCapabilities>()
+                }
+                "ToolCallCancelCapabilities" => {
+                    visitor.visit::<bindings::ToolCallCancelCapabilities>()
+                }
+                "ToolCallPermissionSubject" => {
+                    visitor.visit::<bindings::ToolCallPermissionSubject>()
+                }
+                "CommandPermissionSubject" => {
+                    visitor.visit::<bindings::CommandPermissionSubject>()
+                }
+                "PermissionOption" => visitor.visit::<bindings::PermissionOption>(),
+                "PermissionOptionId" => visitor.visit::<bindings::PermissionOptionId>(),
+                "PermissionOptionKind" => {
+                    visitor.visit::<bindings::PermissionOptionKind>()
+                }
+                "CreateElicitationRequest" => {
+                    visitor.visit::<bindings::CreateElicitationRequest>()
+                }
+                "ElicitationSessionScope" => {
+                    visitor.visit::<bindings::ElicitationSessionScope>()
+                }
+                "ElicitationRequestScope" => {
+                    visitor.visit::<bindings::ElicitationRequestScope>()
+                }
+                "ElicitationSchema" => visitor.visit::<bindings::ElicitationSchema>(),
+                "ElicitationSchemaType" => {
+                    visitor.visit::<bindings::ElicitationSchemaType>()
+                }
+                "ElicitationPropertySchema" => {
+                    visitor.visit::<bindings::ElicitationPropertySchema>()
+                }
+                "StringFormat" => visitor.visit::<bindings::StringFormat>(),
+                "EnumOption" => visitor.visit::<bindings::EnumOption>(),
+                "StringPropertySchema" => {
+                    visitor.visit::<bindings::StringPropertySchema>()
+                }
+                "NumberPropertySchema" => {
+                    visitor.visit::<bindings::NumberPropertySchema>()
+                }
+                "IntegerPropertySchema" => {
+                    visitor.visit::<bindings::IntegerPropertySchema>()
+                }
+                "BooleanPropertySchema" => {
+                    visitor.visit::<bindings::BooleanPropertySchema>()
+                }
+                "MultiSelectItems" => visitor.visit::<bindings::MultiSelectItems>(),
+                "StringMultiSelectItems" => {
+                    visitor.visit::<bindings::StringMultiSelectItems>()
+                }
+                "TitledMultiSelectItems" => {
+                    visitor.visit::<bindings::TitledMultiSelectItems>()
+                }
+                "MultiSelectPropertySchema" => {
+                    visitor.visit::<bindings::MultiSelectPropertySchema>()
+                }
+                "ElicitationFormMode" => visitor.visit::<bindings::ElicitationFormMode>(),
+                "ElicitationId" => visitor.visit::<bindings::ElicitationId>(),
+                "ElicitationUrlMode" => visitor.visit::<bindings::ElicitationUrlMode>(),
+                "ExtRequest" => visitor.visit::<bindings::ExtRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
+                #[cfg(feature = "unstable")]
+                "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
+                "InitializeResponse" => visitor.visit::<bindings::InitializeResponse>(),
+                "ProtocolVersion" => visitor.visit::<bindings::ProtocolVersion>(),
+                "Implementation" => visitor.visit::<bindings::Implementation>(),
+                #[cfg(not(feature = "unstable"))]
+                "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
+                #[cfg(not(feature = "unstable"))]
+                "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
+                "PromptCapabilities" => visitor.visit::<bindings::PromptCapabilities>(),
+                "PromptImageCapabilities" => {
+                    visitor.visit::<bindings::PromptImageCapabilities>()
+                }
+                "PromptAudioCapabilities" => {
+                    visitor.visit::<bindings::PromptAudioCapabilities>()
+                }
+                "PromptEmbeddedContextCapabilities" => {
+                    visitor.visit::<bindings::PromptEmbeddedContextCapabilities>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
+                "McpStdioCapabilities" => {
+                    visitor.visit::<bindings::McpStdioCapabilities>()
+                }
+                "McpHttpCapabilities" => visitor.visit::<bindings::McpHttpCapabilities>(),
+                "SessionDeleteCapabilities" => {
+                    visitor.visit::<bindings::SessionDeleteCapabilities>()
+                }
+                "SessionAdditionalDirectoriesCapabilities" => {
+                    visitor.visit::<bindings::SessionAdditionalDirectoriesCapabilities>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "AgentAuthCapabilities" => {
+                    visitor.visit::<bindings::AgentAuthCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "AgentAuthCapabilities" => {
+                    visitor.visit::<bindings::AgentAuthCapabilities>()
+                }
+                "AuthMethod" => visitor.visit::<bindings::AuthMethod>(),
+                "AuthMethodId" => visitor.visit::<bindings::AuthMethodId>(),
+                "EnvVariable" => visitor.visit::<bindings::EnvVariable>(),
+                "AuthMethodTerminal" => visitor.visit::<bindings::AuthMethodTerminal>(),
+                "AuthMethodAgent" => visitor.visit::<bindings::AuthMethodAgent>(),
+                "LoginAuthResponse" => visitor.visit::<bindings::LoginAuthResponse>(),
+                "LogoutAuthResponse" => visitor.visit::<bindings::LogoutAuthResponse>(),
+                "NewSessionResponse" => visitor.visit::<bindings::NewSessionResponse>(),
+                "SessionConfigOption" => visitor.visit::<bindings::SessionConfigOption>(),
+                "SessionConfigId" => visitor.visit::<bindings::SessionConfigId>(),
+                "SessionConfigOptionCategory" => {
+                    visitor.visit::<bindings::SessionConfigOptionCategory>()
+                }
+                "SessionConfigValueId" => {
+                    visitor.visit::<bindings::SessionConfigValueId>()
+                }
+                "SessionConfigSelectOptions" => {
+                    visitor.visit::<bindings::SessionConfigSelectOptions>()
+                }
+                "SessionConfigSelectOption" => {
+                    visitor.visit::<bindings::SessionConfigSelectOption>()
+                }
+                "SessionConfigSelectGroup" => {
+                    visitor.visit::<bindings::SessionConfigSelectGroup>()
+                }
+                "SessionConfigGroupId" => {
+                    visitor.visit::<bindings::SessionConfigGroupId>()
+                }
+                "SessionConfigSelect" => visitor.visit::<bindings::SessionConfigSelect>(),
+                "SessionConfigBoolean" => {
+                    visitor.visit::<bindings::SessionConfigBoolean>()
+                }
+                "AvailableCommand" => visitor.visit::<bindings::AvailableCommand>(),
+                "AvailableCommandInput" => {
+                    visitor.visit::<bindings::AvailableCommandInput>()
+                }
+                "TextCommandInput" => visitor.visit::<bindings::TextCommandInput>(),
+                "Command" => visitor.visit::<bindings::Command>(),
+                "ListSessionsResponse" => {
+                    visitor.visit::<bindings::ListSessionsResponse>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
+                #[cfg(feature = "unstable")]
+                "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
+                "SessionListCursor" => visitor.visit::<bindings::SessionListCursor>(),
+                "DeleteSessionResponse" => {
+                    visitor.visit::<bindings::DeleteSessionResponse>()
+                }
+                "ResumeSessionResponse" => {
+                    visitor.visit::<bindings::ResumeSessionResponse>()
+                }
+                "CloseSessionResponse" => {
+                    visitor.visit::<bindings::CloseSessionResponse>()
+                }
+                "CancelToolCallResponse" => {
+                    visitor.visit::<bindings::CancelToolCallResponse>()
+                }
+                "CancelTerminalResponse" => {
+                    visitor.visit::<bindings::CancelTerminalResponse>()
+                }
+                "SetSessionConfigOptionResponse" => {
+                    visitor.visit::<bindings::SetSessionConfigOptionResponse>()
+                }
+                "PromptResponse" => visitor.visit::<bindings::PromptResponse>(),
+                "MessageId" => visitor.visit::<bindings::MessageId>(),
+                "ExtResponse" => visitor.visit::<bindings::ExtResponse>(),
+                "Error" => visitor.visit::<bindings::Error>(),
+                "ErrorCode" => visitor.visit::<bindings::ErrorCode>(),
+                "ErrorData" => visitor.visit::<bindings::ErrorData>(),
+                "UnsupportedProtocolVersionErrorData" => {
+                    visitor.visit::<bindings::UnsupportedProtocolVersionErrorData>()
+                }
+                "SessionNotFoundErrorData" => {
+                    visitor.visit::<bindings::SessionNotFoundErrorData>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
+                #[cfg(feature = "unstable")]
+                "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
+                "UpdateSessionNotification" => {
+                    visitor.visit::<bindings::UpdateSessionNotification>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
+                #[cfg(feature = "unstable")]
+                "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
+                "ContentChunk" => visitor.visit::<bindings::ContentChunk>(),
+                "UserMessage" => visitor.visit::<bindings::UserMessage>(),
+                "AgentMessage" => visitor.visit::<bindings::AgentMessage>(),
+                "AgentThought" => visitor.visit::<bindings::AgentThought>(),
+                #[cfg(not(feature = "unstable"))]
+                "BackgroundWork" => visitor.visit::<bindings::BackgroundWork>(),
+                #[cfg(feature = "unstable")]
+                "BackgroundWork" => visitor.visit::<bindings::BackgroundWork>(),
+                "BackgroundTerminal" => visitor.visit::<bindings::BackgroundTerminal>(),
+                "BackgroundToolCall" => visitor.visit::<bindings::BackgroundToolCall>(),
+                "RunningStateUpdate" => visitor.visit::<bindings::RunningStateUpdate>(),
+                "ErrorStopReason" => visitor.visit::<bindings::ErrorStopReason>(),
+                #[cfg(not(feature = "unstable"))]
+                "IdleStateUpdate" => visitor.visit::<bindings::IdleStateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "IdleStateUpdate" => visitor.visit::<bindings::IdleStateUpdate>(),
+                "RequiresActionStateUpdate" => {
+                    visitor.visit::<bindings::RequiresActionStateUpdate>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "StateUpdate" => visitor.visit::<bindings::StateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "StateUpdate" => visitor.visit::<bindings::StateUpdate>(),
+                "ToolCallContentChunk" => {
+                    visitor.visit::<bindings::ToolCallContentChunk>()
+                }
+                "TerminalOutput" => visitor.visit::<bindings::TerminalOutput>(),
+                "TerminalExitStatus" => visitor.visit::<bindings::TerminalExitStatus>(),
+                "TerminalSize" => visitor.visit::<bindings::TerminalSize>(),
+                "TerminalCapabilities" => {
+                    visitor.visit::<bindings::TerminalCapabilities>()
+                }
+                "TerminalCancelCapabilities" => {
+                    visitor.visit::<bindings::TerminalCancelCapabilities>()
+                }
+                "TerminalUpdate" => visitor.visit::<bindings::TerminalUpdate>(),
+                "TerminalOutputChunk" => visitor.visit::<bindings::TerminalOutputChunk>(),
+                #[cfg(not(feature = "unstable"))]
+                "PlanUpdateContent" => visitor.visit::<bindings::PlanUpdateContent>(),
+                #[cfg(feature = "unstable")]
+                "PlanUpdateContent" => visitor.visit::<bindings::PlanUpdateContent>(),
+                "PlanId" => visitor.visit::<bindings::PlanId>(),
+                "PlanEntry" => visitor.visit::<bindings::PlanEntry>(),
+                "PlanEntryPriority" => visitor.visit::<bindings::PlanEntryPriority>(),
+                "PlanEntryStatus" => visitor.visit::<bindings::PlanEntryStatus>(),
+                "PlanItems" => visitor.visit::<bindings::PlanItems>(),
+                "PlanUpdate" => visitor.visit::<bindings::PlanUpdate>(),
+                "AvailableCommandsUpdate" => {
+                    visitor.visit::<bindings::AvailableCommandsUpdate>()
+                }
+                "ConfigOptionUpdate" => visitor.visit::<bindings::ConfigOptionUpdate>(),
+                "SessionInfoUpdate" => visitor.visit::<bindings::SessionInfoUpdate>(),
+                "Cost" => visitor.visit::<bindings::Cost>(),
+                "UsageUpdate" => visitor.visit::<bindings::UsageUpdate>(),
+                "NoticeSeverity" => visitor.visit::<bindings::NoticeSeverity>(),
+                "Notice" => visitor.visit::<bindings::Notice>(),
+                "CompactionId" => visitor.visit::<bindings::CompactionId>(),
+                "CompactionStatus" => visitor.visit::<bindings::CompactionStatus>(),
+                "CompactionUpdate" => visitor.visit::<bindings::CompactionUpdate>(),
+                "CompactionSummaryChunk" => {
+                    visitor.visit::<bindings::CompactionSummaryChunk>()
+                }
+                "CompleteElicitationNotification" => {
+                    visitor.visit::<bindings::CompleteElicitationNotification>()
+                }
+                "ExtNotification" => visitor.visit::<bindings::ExtNotification>(),
+                #[cfg(not(feature = "unstable"))]
+                "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
+                #[cfg(feature = "unstable")]
+                "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
+                "InitializeRequest" => visitor.visit::<bindings::InitializeRequest>(),
+                "ClientCapabilities" => visitor.visit::<bindings::ClientCapabilities>(),
+                "ClientAuthCapabilities" => {
+                    visitor.visit::<bindings::ClientAuthCapabilities>()
+                }
+                "TerminalAuthCapabilities" => {
+                    visitor.visit::<bindings::TerminalAuthCapabilities>()
+                }
+                "ElicitationCapabilities" => {
+                    visitor.visit::<bindings::ElicitationCapabilities>()
+                }
+                "ElicitationFormCapabilities" => {
+                    visitor.visit::<bindings::ElicitationFormCapabilities>()
+                }
+                "ElicitationUrlCapabilities" => {
+                    visitor.visit::<bindings::ElicitationUrlCapabilities>()
+                }
+                "LoginAuthRequest" => visitor.visit::<bindings::LoginAuthRequest>(),
+                "LogoutAuthRequest" => visitor.visit::<bindings::LogoutAuthRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
+                #[cfg(feature = "unstable")]
+                "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "McpServer" => visitor.visit::<bindings::McpServer>(),
+                #[cfg(feature = "unstable")]
+                "McpServer" => visitor.visit::<bindings::McpServer>(),
+                "HttpHeader" => visitor.visit::<bindings::HttpHeader>(),
+                "McpServerHttp" => visitor.visit::<bindings::McpServerHttp>(),
+                "McpServerStdio" => visitor.visit::<bindings::McpServerStdio>(),
+                #[cfg(not(feature = "unstable"))]
+                "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
+                #[cfg(feature = "unstable")]
+                "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
+                "DeleteSessionRequest" => {
+                    visitor.visit::<bindings::DeleteSessionRequest>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "ResumeSessionRequest" => {
+                    visitor.visit::<bindings::ResumeSessionRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "ResumeSessionRequest" => {
+                    visitor.visit::<bindings::ResumeSessionRequest>()
+                }
+                "ReplayFrom" => visitor.visit::<bindings::ReplayFrom>(),
+                "ReplayFromStart" => visitor.visit::<bindings::ReplayFromStart>(),
+                "CloseSessionRequest" => visitor.visit::<bindings::CloseSessionRequest>(),
+                "CancelToolCallRequest" => {
+                    visitor.visit::<bindings::CancelToolCallRequest>()
+                }
+                "CancelTerminalRequest" => {
+                    visitor.visit::<bindings::CancelTerminalRequest>()
+                }
+                "SetSessionConfigOptionRequest" => {
+                    visitor.visit::<bindings::SetSessionConfigOptionRequest>()
+                }
+                "PromptRequest" => visitor.visit::<bindings::PromptRequest>(),
+                #[cfg(not(feature = "unstable"))]
+                "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
+                #[cfg(feature = "unstable")]
+                "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
+                "RequestPermissionResponse" => {
+                    visitor.visit::<bindings::RequestPermissionResponse>()
+                }
+                "RequestPermissionOutcome" => {
+                    visitor.visit::<bindings::RequestPermissionOutcome>()
+                }
+                "CancelledPermissionOutcome" => {
+                    visitor.visit::<bindings::CancelledPermissionOutcome>()
+                }
+                "SelectedPermissionOutcome" => {
+                    visitor.visit::<bindings::SelectedPermissionOutcome>()
+                }
+                "CreateElicitationResponse" => {
+                    visitor.visit::<bindings::CreateElicitationResponse>()
+                }
+                "ElicitationContentValue" => {
+                    visitor.visit::<bindings::ElicitationContentValue>()
+                }
+                "ElicitationAcceptAction" => {
+                    visitor.visit::<bindings::ElicitationAcceptAction>()
+                }
+                #[cfg(not(feature = "unstable"))]
+                "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
+                #[cfg(feature = "unstable")]
+                "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
+                "CancelSessionNotification" => {
+                    visitor.visit::<bindings::CancelSessionNotification>()
+                }
+                "CancelRequestNotification" => {
+                    visitor.visit::<bindings::CancelRequestNotification>()
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpRequest" => visitor.visit::<bindings::MessageMcpRequest>(),
+                #[cfg(feature = "unstable")]
+                "McpServerAcpId" => visitor.visit::<bindings::McpServerAcpId>(),
+                #[cfg(feature = "unstable")]
+                "McpRequestId" => visitor.visit::<bindings::McpRequestId>(),
+                #[cfg(feature = "unstable")]
+                "McpAcpCapabilities" => visitor.visit::<bindings::McpAcpCapabilities>(),
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptCapabilities" => {
+                    visitor.visit::<bindings::SessionSystemPromptCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptModeCapabilities" => {
+                    visitor.visit::<bindings::SessionSystemPromptModeCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionSystemPromptOverrideCapabilities" => {
+                    visitor.visit::<bindings::SessionSystemPromptOverrideCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionForkCapabilities" => {
+                    visitor.visit::<bindings::SessionForkCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionArchiveCapabilities" => {
+                    visitor.visit::<bindings::SessionArchiveCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusCapabilities" => {
+                    visitor.visit::<bindings::SessionStatusCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionTitleCapabilities" => {
+                    visitor.visit::<bindings::SessionTitleCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusCapabilities" => {
+                    visitor.visit::<bindings::AuthStatusCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProvidersCapabilities" => {
+                    visitor.visit::<bindings::ProvidersCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersResponse" => {
+                    visitor.visit::<bindings::ListProvidersResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProviderInfo" => visitor.visit::<bindings::ProviderInfo>(),
+                #[cfg(feature = "unstable")]
+                "ProviderId" => visitor.visit::<bindings::ProviderId>(),
+                #[cfg(feature = "unstable")]
+                "LlmProtocol" => visitor.visit::<bindings::LlmProtocol>(),
+                #[cfg(feature = "unstable")]
+                "ProviderCurrentConfig" => {
+                    visitor.visit::<bindings::ProviderCurrentConfig>()
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderResponse" => visitor.visit::<bindings::SetProviderResponse>(),
+                #[cfg(feature = "unstable")]
+                "DisableProviderResponse" => {
+                    visitor.visit::<bindings::DisableProviderResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusResponse" => visitor.visit::<bindings::AuthStatusResponse>(),
+                #[cfg(feature = "unstable")]
+                "AuthState" => visitor.visit::<bindings::AuthState>(),
+                #[cfg(feature = "unstable")]
+                "AuthAccount" => visitor.visit::<bindings::AuthAccount>(),
+                #[cfg(feature = "unstable")]
+                "ForkSessionResponse" => visitor.visit::<bindings::ForkSessionResponse>(),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionResponse" => {
+                    visitor.visit::<bindings::ArchiveSessionResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionResponse" => {
+                    visitor.visit::<bindings::UnarchiveSessionResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusResponse" => {
+                    visitor.visit::<bindings::SessionStatusResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatus" => visitor.visit::<bindings::SessionStatus>(),
+                #[cfg(feature = "unstable")]
+                "BackgroundSubagent" => visitor.visit::<bindings::BackgroundSubagent>(),
+                #[cfg(feature = "unstable")]
+                "Usage" => visitor.visit::<bindings::Usage>(),
+                #[cfg(feature = "unstable")]
+                "UnknownStateUpdate" => visitor.visit::<bindings::UnknownStateUpdate>(),
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleResponse" => {
+                    visitor.visit::<bindings::SetSessionTitleResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "PlanFile" => visitor.visit::<bindings::PlanFile>(),
+                #[cfg(feature = "unstable")]
+                "PlanMarkdown" => visitor.visit::<bindings::PlanMarkdown>(),
+                #[cfg(feature = "unstable")]
+                "PlanRemoved" => visitor.visit::<bindings::PlanRemoved>(),
+                #[cfg(feature = "unstable")]
+                "SubagentSessionCapabilities" => {
+                    visitor.visit::<bindings::SubagentSessionCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionCancelCapabilities" => {
+                    visitor.visit::<bindings::SessionCancelCapabilities>()
+                }
+                #[cfg(feature = "unstable")]
+                "SubagentUpdate" => visitor.visit::<bindings::SubagentUpdate>(),
+                #[cfg(feature = "unstable")]
+                "SessionMessage" => visitor.visit::<bindings::SessionMessage>(),
+                #[cfg(feature = "unstable")]
+                "SessionMessageChunk" => visitor.visit::<bindings::SessionMessageChunk>(),
+                #[cfg(feature = "unstable")]
+                "AuthStatusUpdateNotification" => {
+                    visitor.visit::<bindings::AuthStatusUpdateNotification>()
+                }
+                #[cfg(feature = "unstable")]
+                "ListProvidersRequest" => {
+                    visitor.visit::<bindings::ListProvidersRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "SetProviderRequest" => visitor.visit::<bindings::SetProviderRequest>(),
+                #[cfg(feature = "unstable")]
+                "DisableProviderRequest" => {
+                    visitor.visit::<bindings::DisableProviderRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "AuthStatusRequest" => visitor.visit::<bindings::AuthStatusRequest>(),
+                #[cfg(feature = "unstable")]
+                "McpServerAcp" => visitor.visit::<bindings::McpServerAcp>(),
+                #[cfg(feature = "unstable")]
+                "SystemPrompt" => visitor.visit::<bindings::SystemPrompt>(),
+                #[cfg(feature = "unstable")]
+                "SystemPromptMode" => visitor.visit::<bindings::SystemPromptMode>(),
+                #[cfg(feature = "unstable")]
+                "SessionArchiveFilter" => {
+                    visitor.visit::<bindings::SessionArchiveFilter>()
+                }
+                #[cfg(feature = "unstable")]
+                "ForkSessionRequest" => visitor.visit::<bindings::ForkSessionRequest>(),
+                #[cfg(feature = "unstable")]
+                "ArchiveSessionRequest" => {
+                    visitor.visit::<bindings::ArchiveSessionRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "UnarchiveSessionRequest" => {
+                    visitor.visit::<bindings::UnarchiveSessionRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "SessionStatusRequest" => {
+                    visitor.visit::<bindings::SessionStatusRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "SetSessionTitleRequest" => {
+                    visitor.visit::<bindings::SetSessionTitleRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "MessageMcpResponse" => visitor.visit::<bindings::MessageMcpResponse>(),
+                #[cfg(feature = "unstable")]
+                "McpError" => visitor.visit::<bindings::McpError>(),
+                #[cfg(feature = "unstable")]
+                "MessageMcpNotification" => {
+                    visitor.visit::<bindings::MessageMcpNotification>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyRequest" => visitor.visit::<bindings::ProxyRequest>(),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyRequest" => {
+                    visitor.visit::<bindings::InitializeProxyRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorRequest" => {
+                    visitor.visit::<bindings::ProxySuccessorRequest>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyResponse" => visitor.visit::<bindings::ProxyResponse>(),
+                #[cfg(feature = "unstable")]
+                "InitializeProxyResponse" => {
+                    visitor.visit::<bindings::InitializeProxyResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorResponse" => {
+                    visitor.visit::<bindings::ProxySuccessorResponse>()
+                }
+                #[cfg(feature = "unstable")]
+                "ProxyNotification" => visitor.visit::<bindings::ProxyNotification>(),
+                #[cfg(feature = "unstable")]
+                "ProxySuccessorNotification" => {
+                    visitor.visit::<bindings::ProxySuccessorNotification>()
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
     /// Decodes `json` as the definition named `type_name` and encodes it again.
     ///
     /// Returns `None` when this build has no definition of that name.

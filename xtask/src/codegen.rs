@@ -225,7 +225,15 @@ pub fn generate(layout: &Layout) -> Result<Output> {
 pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let label = display_path(root, path);
     let json = read_json(path, &label)?;
-    let module = lower(&label, &json)?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
+    render_schema(&label, &json, stem)
+}
+
+/// Lowers a schema document already read (`label` names it in messages) and
+/// renders its Rust as [`fixture`] does, into `{stem}.rs`. Any JSON value is
+/// accepted: what the generator cannot lower is an error, never a panic.
+pub fn render_schema(label: &Path, json: &serde_json::Value, stem: &str) -> Result<(Module, String)> {
+    let module = lower(label, json)?;
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
     let plan = Plan::single(&module);
     let registry = plan.gated();
@@ -235,7 +243,6 @@ pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
         check_rpc_names(&plan, &[&module], false)?;
         items.push(crate::rpc::module(&registry, EXTERN_RUNTIME));
     }
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
     let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
     let text = render(&[&module.source], &doc, items, &format!("{stem}.rs"))?;
     Ok((module, text))
@@ -357,7 +364,34 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
         })
         .collect();
     let arms2 = arms.clone();
+    let visit_arms = defs.iter().map(|(d, gate)| {
+        let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
+        let key = proc_macro2::Literal::string(&d.name);
+        let cfg = gate.cfg();
+        quote! { #cfg #key => visitor.visit::<bindings::#name>(), }
+    });
     quote! {
+        /// Code that runs for one definition's Rust type, chosen by name at
+        /// run time ([`visit`]): the fuzz targets' per-type checks.
+        pub trait TypeVisitor {
+            /// What the visit gives.
+            type Output;
+            /// Runs for the definition's type `T`.
+            fn visit<T>(self) -> Self::Output
+            where
+                T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug + ::core::clone::Clone + ::core::cmp::PartialEq + 'static;
+        }
+
+        /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
+        /// definition named `type_name`; `None` when this build has no
+        /// definition of that name.
+        pub fn visit<V: TypeVisitor>(type_name: &str, visitor: V) -> ::core::option::Option<V::Output> {
+            ::core::option::Option::Some(match type_name {
+                #(#visit_arms)*
+                _ => return ::core::option::Option::None,
+            })
+        }
+
         /// Decodes `json` as the definition named `type_name` and encodes it again.
         ///
         /// Returns `None` when this build has no definition of that name.

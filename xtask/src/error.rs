@@ -12,7 +12,7 @@ pub enum Error {
     #[error("{file}:{line}:{column}: invalid JSON: {message}")]
     Json { file: PathBuf, line: usize, column: usize, message: String },
     /// The schema has a construct the generator does not support, or contradicts itself.
-    #[error("{file}: {pointer}: {message}")]
+    #[error("{file}: {p}: {m}", p = one_line(.pointer), m = one_line(.message))]
     Schema { file: PathBuf, pointer: String, message: String },
     /// A vendored file does not match `schema/acp-schema.lock`.
     #[error("{file}: sha256 {actual} does not match {expected} in {lock}; run `cargo xtask schema pull` instead of editing vendored files")]
@@ -26,6 +26,18 @@ pub enum Error {
     /// The emitted Rust did not parse (a generator bug).
     #[error("{file}: generated Rust does not parse: {message}")]
     Emit { file: String, message: String },
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`): messages
+/// quote names and keywords from the schema, and an error stays one line.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect::<String>()
+        .into()
 }
 
 /// A result with this crate's error.

@@ -10,13 +10,15 @@
 //! 4. [`emit`] and [`rpc`]: Rust tokens, once, formatted by [`codegen`];
 //! 5. [`write`](mod@write): every file or none.
 //!
-//! [`ir`] prints the model and the plan; [`pull`] vendors a schema release.
+//! [`ir`] prints the model and the plan; [`pull`] vendors a schema release;
+//! [`fuzz`] runs the fuzz targets and Miri.
 
 pub mod codegen;
 pub mod convert;
 pub mod diff;
 pub mod emit;
 pub mod error;
+pub mod fuzz;
 pub mod ir;
 pub mod load;
 pub mod lock;

@@ -100,6 +100,39 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         accept: Option<PathBuf>,
     },
+    /// Run the fuzz targets in `fuzz/` (cargo-fuzz on the nightly toolchain; installs
+    /// cargo-fuzz when missing): each for `--seconds`, on seeds built from
+    /// `tests/corpus`, `tests/traces` and the schemas. A crash or a difference is
+    /// saved in `fuzz/artifacts/<target>/` and fails the run.
+    Fuzz {
+        /// One target (`json_decode`, `json_encode`, `peer`, `lower`, `convert`,
+        /// `patch`); all when none is given.
+        target: Option<String>,
+        /// How long each target runs.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// Fuzzing processes per target (libFuzzer's `-fork`).
+        #[arg(long, default_value_t = 1)]
+        jobs: u32,
+        /// Print the targets and what each checks, and exit.
+        #[arg(long)]
+        list: bool,
+        /// Only write the seed corpora (`fuzz/corpus/<target>/`) and the dictionary
+        /// (`fuzz/corpus/acp.dict`), for running the fuzz binaries by hand.
+        #[arg(long)]
+        seeds: bool,
+        /// When the nightly toolchain is missing, say so and succeed (for CI
+        /// machines without nightly) instead of failing.
+        #[arg(long)]
+        if_nightly: bool,
+    },
+    /// Run the `json` module's unit tests (its `unsafe` code) under Miri on the
+    /// nightly toolchain (installs the `miri` component when missing).
+    Miri {
+        /// A test-name filter.
+        #[arg(default_value = "json::")]
+        filter: String,
+    },
     /// Manage the vendored schema.
     Schema {
         #[command(subcommand)]
@@ -272,6 +305,13 @@ fn main() -> ExitCode {
                 _ => ExitCode::SUCCESS,
             }
         }
+        Command::Fuzz { target, seconds, jobs, list, seeds, if_nightly } => {
+            fuzz(&root, target, FuzzRun { seconds, jobs, list, seeds, if_nightly })
+        }
+        Command::Miri { filter } => match xtask::fuzz::miri(&root, &filter) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&format!("{e:#}")),
+        },
         Command::Schema { command: SchemaCommand::Update { version, from } } => {
             let schema = root.join("schema");
             // The schema vendored now, kept aside for the diff.
@@ -333,6 +373,68 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `cargo xtask fuzz`: builds the targets once, then runs each in turn and
+/// prints its executions and coverage.
+/// The options of `cargo xtask fuzz`.
+struct FuzzRun {
+    seconds: u64,
+    jobs: u32,
+    list: bool,
+    seeds: bool,
+    if_nightly: bool,
+}
+
+fn fuzz(root: &std::path::Path, target: Option<String>, run: FuzzRun) -> ExitCode {
+    use xtask::fuzz::{self, TARGETS};
+    let FuzzRun { seconds, jobs, list, seeds, if_nightly } = run;
+    if list {
+        for t in TARGETS {
+            println!("{:12} {}", t.name, t.about);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let targets = match target.as_deref().map(fuzz::target) {
+        None => TARGETS.to_vec(),
+        Some(Ok(t)) => vec![t],
+        Some(Err(e)) => return fail(&e),
+    };
+    if seeds {
+        for t in &targets {
+            match fuzz::write_seeds(root, t.name) {
+                Ok((dir, n)) => println!("{}: {n} seeds in {}", t.name, dir.display()),
+                Err(e) => return fail(&format!("{e:#}")),
+            }
+        }
+        return match fuzz::write_dictionary(root) {
+            Ok(path) => {
+                println!("dictionary: {}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&format!("{e:#}")),
+        };
+    }
+    if let Err(message) = fuzz::nightly() {
+        if if_nightly {
+            println!("fuzzing skipped: {message}");
+            return ExitCode::SUCCESS;
+        }
+        return fail(&message);
+    }
+    if let Err(e) = fuzz::build(root) {
+        return fail(&format!("{e:#}"));
+    }
+    for t in targets {
+        match fuzz::fuzz(root, t, seconds, jobs) {
+            Ok(s) => println!(
+                "fuzz {}: {} runs in {seconds} s, coverage {} edges, {} features, corpus {}",
+                t.name, s.execs, s.cov, s.features, s.corpus
+            ),
+            Err(e) => return fail(&format!("{e:#}")),
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs an `acp-tools` command. The tools live in their own package so that

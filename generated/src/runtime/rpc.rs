@@ -215,13 +215,30 @@ impl DispatchError {
     }
 }
 
+/// Writes `text` with its control characters escaped (`\n`, `\u{1b}`): a
+/// message or pointer quotes the peer's text (a method name, a member name
+/// with an escaped newline), and a displayed error stays on one line.
+fn one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let mut rest = text;
+    while let Some(i) = rest.find(char::is_control) {
+        f.write_str(&rest[..i])?;
+        let c = rest[i..].chars().next().unwrap_or_default();
+        write!(f, "{}", c.escape_default())?;
+        rest = &rest[i + c.len_utf8()..];
+    }
+    f.write_str(rest)
+}
+
+/// One line: the message, then the pointer (control characters escaped).
 impl fmt::Display for DispatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{} (at {})", self.message, self.pointer)
+        one_line(f, &self.message)?;
+        if !self.pointer.is_empty() {
+            f.write_str(" (at ")?;
+            one_line(f, &self.pointer)?;
+            f.write_str(")")?;
         }
+        Ok(())
     }
 }
 
@@ -271,9 +288,14 @@ pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
                 if let Some(Frame::Object { key, expecting_key: expecting @ true }) = stack.last_mut() {
-                    let raw = &text[from..i.min(text.len())];
-                    *key =
-                        Some(serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_owned()));
+                    // Byte offsets: an escape's second byte can be the first
+                    // of a multi-byte character, so `i` need not sit on a
+                    // character boundary of `text` (nor `end`, serde_json's
+                    // column counts bytes). Cut the bytes, never the `str`.
+                    let raw = String::from_utf8_lossy(&text.as_bytes()[from..i.min(text.len())]);
+                    *key = Some(
+                        serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.into_owned()),
+                    );
                     *expecting = false;
                 }
             }

@@ -1,0 +1,142 @@
+//! What the fuzz targets in `fuzz/` found, each with its minimal input: the
+//! peers and decoders must give an error (with a JSON pointer), never panic.
+
+use acp_bindings::runtime::rpc::{self, DispatchErrorKind};
+use acp_bindings::{v1, v2};
+use serde_json::Value;
+
+/// A member name whose escape is followed by a multi-byte character: the
+/// error position falls inside that character, and the pointer of the
+/// failing value was cut from the text at that byte (a panic: "byte index
+/// is not a char boundary").
+const ESCAPE_THEN_MULTIBYTE: &[&str] = &[r#"{"\ud800é":0}"#, r#"{"a\é": 1}"#, r#"{"\"é":{"\né":[0,"#, "{\"\\\u{a0}\": 1}"];
+
+#[test]
+fn pointers_of_errors_after_an_escaped_multibyte_member_name() {
+    for params in ESCAPE_THEN_MULTIBYTE {
+        let e = rpc::decode::<Value>(params).unwrap_err();
+        assert_eq!(e.kind(), DispatchErrorKind::InvalidPayload, "{params}");
+        assert!(e.pointer().is_empty() || e.pointer().starts_with('/'), "{params}: {}", e.pointer());
+        let e = rpc::decode::<v2::UpdateSessionNotification>(params).unwrap_err();
+        assert!(e.pointer().is_empty() || e.pointer().starts_with('/'), "{params}: {}", e.pointer());
+        // The position at every byte of the text, on every line.
+        for column in 0..=params.len() + 2 {
+            let p = rpc::pointer_at(params, 1, column);
+            assert!(p.is_empty() || p.starts_with('/'), "{params} at {column}: {p}");
+        }
+    }
+    // A multi-line text, positions past the end of a line and of the text.
+    let text = "{\"\\é\":\n [\"\\ü\", {\"\\\u{10348}\": 1}]}";
+    for line in 0..4 {
+        for column in 0..text.len() + 2 {
+            let _ = rpc::pointer_at(text, line, column);
+        }
+    }
+}
+
+/// The same params in a request, a notification, a response and an error, fed
+/// to each peer of each version and to `Message::decode`: an `Invalid` event
+/// (with a JSON-RPC error reply where one is due), never a panic.
+#[test]
+fn peers_answer_every_message_form_with_such_params() {
+    for params in ESCAPE_THEN_MULTIBYTE {
+        let lines = [
+            format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":0,"result":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":0,"error":{params}}}"#),
+        ];
+        for line in &lines {
+            let e = v1::rpc::Message::decode(line, |_| Some("session/prompt".into())).unwrap_err();
+            assert!(e.pointer().starts_with('/'), "v1 {line}: {e}");
+            let e = v2::rpc::Message::decode(line, |_| Some("session/prompt".into())).unwrap_err();
+            assert!(e.pointer().starts_with('/'), "v2 {line}: {e}");
+
+            // Each peer with a request of its own waiting for id 0.
+            macro_rules! peer {
+                ($v:ident, $peer:ident, $event:ident, $side:ident, $request:expr) => {{
+                    let mut peer = $v::rpc::$peer::new();
+                    let Ok($v::rpc::Message::Request { request: $v::rpc::Request::$side(r), .. }) =
+                        $v::rpc::Message::decode($request, |_| None)
+                    else {
+                        panic!("not a request: {}", $request)
+                    };
+                    peer.request(r);
+                    let event = peer.receive(line);
+                    let $v::rpc::$event::Invalid { error, reply } = event else {
+                        panic!("{} {}: {event:?}", stringify!($v $peer), line)
+                    };
+                    assert!(error.pointer().is_empty() || error.pointer().starts_with('/'), "{line}: {error}");
+                    if let Some(reply) = reply {
+                        let reply = serde_json::to_value(&reply).unwrap();
+                        assert_eq!(reply["jsonrpc"], "2.0");
+                        assert!(reply["error"]["code"].is_i64(), "{reply}");
+                    }
+                    assert_eq!(peer.pending().count(), 1 - usize::from(line.contains(r#""id":0"#)), "{line}");
+                }};
+            }
+            let read = r#"{"jsonrpc":"2.0","id":9,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a"}}"#;
+            let permission = r#"{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}"#;
+            let prompt = r#"{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}"#;
+            peer!(v1, AgentPeer, AgentEvent, Client, read);
+            peer!(v1, ClientPeer, ClientEvent, Agent, prompt);
+            peer!(v2, AgentPeer, AgentEvent, Client, permission);
+            peer!(v2, ClientPeer, ClientEvent, Agent, prompt);
+        }
+    }
+}
+
+/// An escaped newline in a method name (or a member name, in a pointer): the
+/// error is quoted from the peer's text, and displayed it stays on one line
+/// (the `convert` target: `{"method":"i\\\nitialize"}`).
+#[test]
+fn errors_quoting_a_peers_control_characters_display_on_one_line() {
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":0,"method":"i\\\nitialize","params":{}}"#,
+        r#"{"jsonrpc":"2.0","method":"session/\nupdate\u001b","params":{}}"#,
+    ];
+    for line in lines {
+        let e = v2::rpc::Message::decode(line, |_| None).unwrap_err();
+        let shown = e.to_string();
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        let e = v1::rpc::Message::decode(line, |_| None).unwrap_err();
+        assert!(!e.to_string().chars().any(char::is_control), "{e}");
+        let e = acp_bindings::convert::V2ToV1::new().convert(line).unwrap_err();
+        assert!(!e.to_string().chars().any(char::is_control), "{e}");
+    }
+    let e = rpc::DispatchError::new(DispatchErrorKind::InvalidPayload, "/a\nb", "bad\tvalue");
+    assert_eq!(e.to_string(), r"bad\tvalue (at /a\nb)");
+    let e = v2::rpc::Message::decode(lines[0], |_| None).unwrap_err();
+    assert_eq!(e.message(), "unknown request method `i\\\nitialize` (extension methods start with `_`)");
+    assert_eq!(e.to_string(), "unknown request method `i\\\\nitialize` (extension methods start with `_`) (at /method)");
+}
+
+/// A member named twice inside a skip-invalid-items list item: the item
+/// fails as `serde_json` fails it (a duplicate field) and is dropped, by both
+/// readers; a buffered `Value` would keep the last member and the item (the
+/// `json_decode` target compares with that reference only on texts without
+/// duplicate members).
+#[test]
+fn a_duplicate_member_in_a_list_item_drops_the_item_as_serde_json_does() {
+    let text = r#"{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"main","entries":[{"content":"a","priority":"medium","status":"completed"},{"content":"b","priority":"high","status":"me_optional","status":"cancelled"}]}}}"#;
+    let ours: v2::UpdateSessionNotification = acp_bindings::json::from_str(text).unwrap();
+    let theirs: v2::UpdateSessionNotification = serde_json::from_str(text).unwrap();
+    assert_eq!(ours, theirs);
+    let entries = serde_json::to_value(&ours).unwrap()["update"]["plan"]["entries"].clone();
+    assert_eq!(entries.as_array().map(Vec::len), Some(1), "{entries}");
+}
+
+/// A property name of the schema with a newline in it: the generator's error
+/// names it on one line (the `lower` target).
+#[test]
+fn a_schema_error_quoting_a_newline_is_one_line() {
+    let schema = serde_json::json!({"$defs": {"StringFormat": {"anyOf": [
+        {"not a\nkeyword": "x", "type": "string", "const": "uri"},
+        {"title": "other", "type": "string"}
+    ]}}});
+    let e = xtask::codegen::render_schema(std::path::Path::new("fuzz.json"), &schema, "fuzz").unwrap_err();
+    let shown = e.to_string();
+    assert!(!shown.contains('\n'), "{shown}");
+    assert!(shown.starts_with("fuzz.json: #/$defs/StringFormat/anyOf/0: "), "{shown}");
+    assert!(shown.contains(r"not a\nkeyword"), "{shown}");
+}
