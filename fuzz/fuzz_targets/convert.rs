@@ -41,7 +41,11 @@ fuzz_target!(|data: &[u8]| {
         for m in &messages {
             let problems = target.message(m);
             if valid {
-                assert!(problems.is_empty(), "{from} line {line}\nbecame the invalid {to} message {m}:\n{}", problems.join("\n"));
+                assert!(
+                    problems.is_empty(),
+                    "{from} line {line}\nbecame the invalid {to} message {m}:\n{}",
+                    problems.join("\n")
+                );
             }
         }
         for l in &losses {

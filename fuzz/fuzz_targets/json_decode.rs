@@ -29,11 +29,7 @@ fn same<T: DeserializeOwned + Serialize>(text: &str) {
 
 /// A definition: the crate's reader, `serde_json` and the buffered slow path
 /// agree (the registry asserts the first two, and the encoders, itself).
-fn definition(
-    f: fn(&str, &str) -> Option<(Result<Value, String>, Result<Value, String>)>,
-    name: &str,
-    text: &str,
-) {
+fn definition(f: fn(&str, &str) -> Option<(Result<Value, String>, Result<Value, String>)>, name: &str, text: &str) {
     let Some((fast, slow)) = f(name, text) else { return };
     // A buffered `Value` keeps one of two members of the same name: the
     // streaming decode (what users get) may differ from it there, by design.
@@ -65,11 +61,7 @@ macro_rules! message {
                 }
                 (Err(a), Err(b)) => {
                     let (ta, tb) = (a.to_string(), b.to_string());
-                    assert_eq!(
-                        (a.code(), without_position(&ta)),
-                        (b.code(), without_position(&tb)),
-                        "{line}"
-                    );
+                    assert_eq!((a.code(), without_position(&ta)), (b.code(), without_position(&tb)), "{line}");
                 }
                 _ => panic!("{line}: one pass {fast:?}, usual {slow:?}"),
             }

@@ -128,7 +128,14 @@ impl Entity {
             let r = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("patch") {
                     let name: LitStr = meta.value()?.parse()?;
-                    patch = Some(Ident::new(&name.value(), name.span()));
+                    // An error at the string, not a panic, when it is no identifier.
+                    let ident = name.parse::<Ident>().map_err(|_| {
+                        syn::Error::new(
+                            name.span(),
+                            format!("`patch` names the patch type: `{}` is not a Rust identifier", name.value()),
+                        )
+                    })?;
+                    patch = Some(ident);
                 } else if meta.path.is_ident("patch_doc") {
                     patch_doc = Some(meta.value()?.parse()?);
                 } else if meta.path.is_ident("strict") {
@@ -290,7 +297,8 @@ impl Entity {
             return Err(errors);
         }
         let name = input.ident.clone();
-        let patch = patch.unwrap_or_else(|| Ident::new(&format!("{name}Patch"), name.span()));
+        // `format_ident!` drops the `r#` of a raw name (`r#type` -> `typePatch`).
+        let patch = patch.unwrap_or_else(|| quote::format_ident!("{}Patch", name, span = name.span()));
         let serde_attrs = input.attrs.iter().filter(|a| a.path().is_ident("serde")).cloned().collect();
         let docs = match patch_doc {
             Some(text) => text

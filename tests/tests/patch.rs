@@ -414,3 +414,28 @@ fn scalar_and_any_json_fields_read_in_place_with_the_same_rules() {
     // Broken JSON inside a wrong-shaped value still fails the message.
     assert!(serde_json::from_str::<JobPatch>(r#"{"id":"j","title":["\ud800"]}"#).is_err());
 }
+
+// ---- a raw identifier as the struct's name ---------------------------------
+
+/// `r#match` gets the patch `matchPatch` (the derive once built the name
+/// from the text `r#matchPatch` and panicked).
+#[allow(non_camel_case_types)]
+mod raw_name {
+    #[derive(acp_bindings::AcpPatch, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    pub struct r#match {
+        #[acp(key)]
+        pub id: String,
+        pub score: Option<u32>,
+    }
+
+    #[test]
+    fn a_raw_struct_name_gets_a_patch_named_without_r_hash() {
+        use acp_bindings::Patchable as _;
+        let a = r#match { id: "m".into(), score: None };
+        let b = r#match { id: "m".into(), score: Some(3) };
+        let d: matchPatch = a.diff(&b);
+        let mut c = a.clone();
+        c.apply(d);
+        assert_eq!(c, b);
+    }
+}

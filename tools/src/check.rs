@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::Path;
 
-use acp_bindings::runtime::rpc::DispatchError;
+use acp_bindings::runtime::rpc::{DispatchError, OneLine};
 use serde_json::Value;
 
 use crate::diff::differences;
@@ -54,7 +54,8 @@ impl fmt::Display for Outcome {
                 write!(f, "differs {}", shown.join(" "))
             }
             Outcome::Rejected { error, pointer } => {
-                write!(f, "rejected at {}: {error}", if pointer.is_empty() { "(root)" } else { pointer })
+                let at = if pointer.is_empty() { "(root)" } else { pointer };
+                write!(f, "rejected at {}: {}", OneLine(at), OneLine(error))
             }
         }
     }

@@ -23,7 +23,8 @@ pub struct Report {
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let p = if self.pointer.is_empty() { "/" } else { &self.pointer };
-        write!(f, "line {}: {p}: {}: {}", self.line, self.kind, self.detail)
+        let (p, detail) = (acp_bindings::runtime::rpc::OneLine(p), acp_bindings::runtime::rpc::OneLine(&self.detail));
+        write!(f, "line {}: {p}: {}: {detail}", self.line, self.kind)
     }
 }
 

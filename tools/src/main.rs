@@ -101,7 +101,7 @@ fn main() -> ExitCode {
     let options = Options { method, type_name };
     let mut total = Summary::default();
     for path in &paths {
-        match check_file(path, protocol, &options, |at, outcome| println!("{at}: {outcome}")) {
+        match check_file(path, protocol, &options, |at, outcome| say(format_args!("{at}: {outcome}"))) {
             Ok(s) => {
                 total.exact += s.exact;
                 total.differs += s.differs;
@@ -113,7 +113,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("{total}");
+    say(total);
     if total.clean() {
         ExitCode::SUCCESS
     } else {
@@ -141,7 +141,7 @@ fn replay(protocol: ProtocolArg, unstable: bool, trace: &std::path::Path) -> Exi
         eprintln!("{r}");
     }
     match serde_json::to_string_pretty(&out.state) {
-        Ok(text) => println!("{text}"),
+        Ok(text) => say(text),
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
@@ -151,5 +151,15 @@ fn replay(protocol: ProtocolArg, unstable: bool, trace: &std::path::Path) -> Exi
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Prints a line on stdout. A closed stdout (`acp-tools check ... | head`)
+/// ends the program quietly, with the status a shell gives a process ended by
+/// SIGPIPE (141), instead of panicking in `println!`.
+fn say(text: impl std::fmt::Display) {
+    use std::io::Write;
+    if writeln!(std::io::stdout().lock(), "{text}").is_err() {
+        std::process::exit(141);
     }
 }

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use acp_bindings::runtime::rpc::OneLine;
 use acp_bindings::v2::rpc::{Message, Notification, NotificationToClient};
 use acp_bindings::v2::SessionReducer;
 
@@ -43,8 +44,8 @@ pub fn replay(path: &Path) -> std::io::Result<Replay> {
                 "{}:{}: rejected at {}: {}",
                 path.display(),
                 i + 1,
-                if e.pointer().is_empty() { "(root)" } else { e.pointer() },
-                e.message()
+                OneLine(if e.pointer().is_empty() { "(root)" } else { e.pointer() }),
+                OneLine(e.message())
             )),
         }
     }

@@ -158,8 +158,10 @@ pub fn seeds(root: &Path, target: &str) -> Result<Vec<Vec<u8>>> {
             for (version, lines) in traces(root)? {
                 let sent: Vec<String> =
                     lines.iter().map(|l| if is_request(l) { format!(">{l}") } else { l.clone() }).collect();
-                let answered: Vec<String> =
-                    lines.iter().flat_map(|l| if is_request(l) { vec![l.clone(), "!".into()] } else { vec![l.clone()] }).collect();
+                let answered: Vec<String> = lines
+                    .iter()
+                    .flat_map(|l| if is_request(l) { vec![l.clone(), "!".into()] } else { vec![l.clone()] })
+                    .collect();
                 for side in ["agent", "client"] {
                     let head = format!("{version} {side}");
                     out.push(seed(&head, &lines.join("\n")));
@@ -185,9 +187,7 @@ pub fn seeds(root: &Path, target: &str) -> Result<Vec<Vec<u8>>> {
             }
             for rel in ["v1/schema.json", "v2/schema.unstable.json"] {
                 let doc = read_json(&root.join("schema").join(rel))?;
-                let Some(defs) = doc.get("$defs").and_then(Value::as_object) else {
-                    bail!("schema/{rel}: no `$defs`")
-                };
+                let Some(defs) = doc.get("$defs").and_then(Value::as_object) else { bail!("schema/{rel}: no `$defs`") };
                 for name in defs.keys() {
                     let schema = json!({"$schema": doc.get("$schema"), "$defs": closure(defs, name)});
                     let text = schema.to_string();
@@ -297,13 +297,60 @@ pub fn dictionary(root: &Path) -> Result<String> {
         out.push_str(&format!("\"{escaped}\"\n"));
     };
     for token in [
-        "{", "}", "[", "]", ":", ",", "null", "true", "false", "\\u0000", "\\ud800", "\\udc00", "\\\"", "1e999",
-        "-0.0", "18446744073709551616", "\"2.0\"", "\"jsonrpc\"", "\"id\"", "\"method\"", "\"params\"", "\"result\"",
-        "\"error\"", "\"code\"", "\"message\"", "\"data\"", "\"_meta\"", "\"$ref\"", "\"$defs\"", "\"#/$defs/\"",
-        "\"anyOf\"", "\"oneOf\"", "\"allOf\"", "\"not\"", "\"type\"", "\"object\"", "\"string\"", "\"integer\"",
-        "\"properties\"", "\"required\"", "\"additionalProperties\"", "\"items\"", "\"discriminator\"",
-        "\"propertyName\"", "\"x-method\"", "\"x-side\"", "\"x-deserialize-default-on-error\"", ">", "!", "\n",
-        "v1 Message\n", "v2 Message\n", "v1 agent\n", "v2 client\n",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "null",
+        "true",
+        "false",
+        "\\u0000",
+        "\\ud800",
+        "\\udc00",
+        "\\\"",
+        "1e999",
+        "-0.0",
+        "18446744073709551616",
+        "\"2.0\"",
+        "\"jsonrpc\"",
+        "\"id\"",
+        "\"method\"",
+        "\"params\"",
+        "\"result\"",
+        "\"error\"",
+        "\"code\"",
+        "\"message\"",
+        "\"data\"",
+        "\"_meta\"",
+        "\"$ref\"",
+        "\"$defs\"",
+        "\"#/$defs/\"",
+        "\"anyOf\"",
+        "\"oneOf\"",
+        "\"allOf\"",
+        "\"not\"",
+        "\"type\"",
+        "\"object\"",
+        "\"string\"",
+        "\"integer\"",
+        "\"properties\"",
+        "\"required\"",
+        "\"additionalProperties\"",
+        "\"items\"",
+        "\"discriminator\"",
+        "\"propertyName\"",
+        "\"x-method\"",
+        "\"x-side\"",
+        "\"x-deserialize-default-on-error\"",
+        ">",
+        "!",
+        "\n",
+        "v1 Message\n",
+        "v2 Message\n",
+        "v1 agent\n",
+        "v2 client\n",
     ] {
         entry(token);
     }
@@ -401,7 +448,10 @@ fn parse_stats(log: &str) -> Stats {
     let mut s = Stats::default();
     let field = |line: &str, key: &str| -> Option<u64> {
         let rest = line.split(key).nth(1)?;
-        rest.split_whitespace().next()?.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok()
+        // `830`, `101/13Kb` (units/bytes): the leading digits.
+        let word = rest.split_whitespace().next()?;
+        let end = word.find(|c: char| !c.is_ascii_digit()).unwrap_or(word.len());
+        word[..end].parse().ok()
     };
     for line in log.lines() {
         if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
@@ -481,10 +531,16 @@ pub fn miri(root: &Path, filter: &str) -> Result<()> {
         eprintln!("Miri is missing: installing it (rustup component add miri rust-src --toolchain nightly)");
         run(Command::new("rustup").args(["component", "add", "miri", "rust-src", "--toolchain", "nightly"]))?;
     }
-    run(Command::new("cargo")
-        .current_dir(root)
-        .env("MIRIFLAGS", "-Zmiri-strict-provenance")
-        .args(["+nightly", "miri", "test", "-p", "acp-bindings", "--lib", "--", filter]))
+    run(Command::new("cargo").current_dir(root).env("MIRIFLAGS", "-Zmiri-strict-provenance").args([
+        "+nightly",
+        "miri",
+        "test",
+        "-p",
+        "acp-bindings",
+        "--lib",
+        "--",
+        filter,
+    ]))
 }
 
 #[cfg(test)]

@@ -128,6 +128,17 @@ fn check(
     enums: &BTreeMap<String, Vec<Value>>,
     warnings: &mut Vec<String>,
 ) -> std::result::Result<(), (String, String)> {
+    if syn::parse_str::<syn::Ident>(&upsert.state).is_err()
+        || !upsert.state.starts_with(|c: char| c.is_ascii_uppercase())
+    {
+        return Err((
+            format!("#/v2/{name}/state"),
+            format!(
+                "state `{}` is not a Rust type name (an identifier starting with an uppercase letter)",
+                upsert.state
+            ),
+        ));
+    }
     if names.contains(&upsert.state) {
         return Err((
             format!("#/v2/{name}/state"),

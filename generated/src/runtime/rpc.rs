@@ -215,6 +215,26 @@ impl DispatchError {
     }
 }
 
+/// Displays a text with its control characters escaped (`\n`, `\u{1b}`),
+/// on one line: for printing a [`DispatchError`]'s [`message`] or
+/// [`pointer`] apart, as its `Display` does.
+///
+/// [`message`]: DispatchError::message
+/// [`pointer`]: DispatchError::pointer
+///
+/// ```
+/// use acp_bindings::runtime::rpc::OneLine;
+/// assert_eq!(OneLine("a\nb\u{1b}").to_string(), r"a\nb\u{1b}");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct OneLine<'a>(pub &'a str);
+
+impl fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        one_line(f, self.0)
+    }
+}
+
 /// Writes `text` with its control characters escaped (`\n`, `\u{1b}`): a
 /// message or pointer quotes the peer's text (a method name, a member name
 /// with an escaped newline), and a displayed error stays on one line.
@@ -275,7 +295,7 @@ enum Frame {
 /// before the position is reported by its own pointer.
 pub fn pointer_at(text: &str, line: usize, column: usize) -> String {
     let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let end = (start + column).min(text.len());
+    let end = start.saturating_add(column).min(text.len());
     let bytes = &text.as_bytes()[..end];
     let mut stack: Vec<Frame> = Vec::new();
     let mut i = 0;

@@ -184,8 +184,11 @@ impl Emitter {
         let doc = self.item_docs(def);
         let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
         let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
-        let values: Vec<_> =
-            e.variants.iter().map(|v| Literal::i64_unsuffixed(v.value.as_i64().unwrap_or_default())).collect();
+        let values: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| Literal::i64_unsuffixed(v.value.as_i64().expect("lowering checks the range")))
+            .collect();
         let (lo, hi) = format.range();
         let (lo, hi) = (Literal::i128_unsuffixed(lo), Literal::i128_unsuffixed(hi));
         let expecting = format!("a {} integer", def.rust_name);

@@ -263,7 +263,7 @@ impl Renderer<'_> {
         if let Some(f) = &e.fallback {
             arms.push((&f.pointer, arm(&f.title, &f.docs, None)));
         }
-        let key = arms_key(arms[0].0);
+        let key = arms.first().map_or("anyOf", |(p, _)| arms_key(p));
         arms.sort_by_key(|(p, _)| arm_index(p));
         o.insert(key.into(), arms.into_iter().map(|(_, a)| Value::Object(a)).collect());
     }

@@ -14,6 +14,9 @@ impl Lowerer<'_> {
 
     pub(super) fn closed_enum(&self, values: &Value, pointer: &str) -> Result<Enum> {
         let arr = values.as_array().ok_or_else(|| self.err(pointer, "`enum` must be an array"))?;
+        if arr.is_empty() {
+            return Err(self.err(pointer, "an empty `enum` allows no value at all"));
+        }
         let mut variants = Vec::new();
         for (i, v) in arr.iter().enumerate() {
             let s = v.as_str().ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
@@ -59,6 +62,17 @@ impl Lowerer<'_> {
                 Some(v) => {
                     let rust_name = match (repr, v) {
                         (EnumRepr::String, Value::String(s)) => type_ident(s),
+                        (EnumRepr::Integer(format), Value::Number(n))
+                            if !n.as_i64().is_some_and(|n| {
+                                let (lo, hi) = format.range();
+                                (lo..=hi).contains(&i128::from(n))
+                            }) =>
+                        {
+                            return Err(self.err(&p, {
+                                let (lo, hi) = format.range();
+                                format!("`const` {v} is not a whole number from {lo} to {}", hi.min(i64::MAX.into()))
+                            }))
+                        }
                         (EnumRepr::Integer(_), Value::Number(_)) => match title {
                             Some(t) => type_ident(t),
                             None => return Err(self.err(&p, "an integer enum value needs a `title` to name it")),

@@ -9,6 +9,7 @@ use crate::model::{Def, Direction, Kind, MethodKind, Module, Payload, Use};
 
 /// Fills `refs`, the payload roles and `direction` of every definition.
 pub(super) fn link(module: &mut Module, file: &str) -> Result<()> {
+    no_alias_cycles(module, file)?;
     for d in &mut module.defs {
         fill_refs(d);
     }
@@ -38,9 +39,66 @@ pub(super) fn link(module: &mut Module, file: &str) -> Result<()> {
             }
         }
     }
+    no_variant_collisions(module, file)?;
     let directions = directions(module);
     for d in &mut module.defs {
         set_direction(d, &directions);
+    }
+    Ok(())
+}
+
+/// A definition that is only another one (`allOf: [{"$ref": ...}]`) must end
+/// at a definition that is something: `A = B, B = A` names no type at all.
+fn no_alias_cycles(module: &Module, file: &str) -> Result<()> {
+    let by_name: BTreeMap<&str, &Def> = module.defs.iter().map(|d| (d.name.as_str(), d)).collect();
+    for d in &module.defs {
+        let mut chain = vec![d.name.as_str()];
+        let mut at = d;
+        while let Kind::Alias(target) = &at.kind {
+            let Some(next) = by_name.get(target.as_str()) else { break };
+            let again = chain.contains(&next.name.as_str());
+            chain.push(next.name.as_str());
+            if again {
+                return Err(Error::Schema {
+                    file: file.into(),
+                    pointer: format!("#{}", d.pointer),
+                    message: format!(
+                        "`{}` is an alias of itself ({}): an `allOf` of one `$ref` must end at a definition",
+                        d.name,
+                        chain.join(" -> ")
+                    ),
+                });
+            }
+            at = next;
+        }
+    }
+    Ok(())
+}
+
+/// Two methods of one side and role whose names give the same Rust variant
+/// (`a/b` and `a_b` both give `AB`) would make a dispatch enum that does
+/// not compile.
+fn no_variant_collisions(module: &Module, file: &str) -> Result<()> {
+    let mut seen: BTreeMap<(String, String), &str> = BTreeMap::new();
+    for d in &module.defs {
+        let Some(m) = &d.method else { continue };
+        let key = (format!("{:?} {:?}", m.side, m.kind), crate::rpc::variant_text(&m.name));
+        match seen.get(&key) {
+            Some(other) if *other != m.name => {
+                return Err(Error::Schema {
+                    file: file.into(),
+                    pointer: format!("#{}/x-method", d.pointer),
+                    message: format!(
+                        "methods `{}` and `{other}` both become the Rust variant `{}`: rename one",
+                        m.name, key.1
+                    ),
+                })
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(key, m.name.as_str());
+            }
+        }
     }
     Ok(())
 }

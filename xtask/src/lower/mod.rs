@@ -218,6 +218,15 @@ impl<'a> Lowerer<'a> {
                 } else {
                     MethodKind::Notification
                 };
+                let variant = crate::rpc::variant_text(m);
+                if syn::parse_str::<syn::Ident>(&variant).is_err() {
+                    return Err(self.err(
+                        &format!("{pointer}/x-method"),
+                        format!(
+                            "method `{m}` gives no Rust variant name (`{variant}`): it needs a letter before any digit, outside `/ $ . - _`, and must not make a keyword"
+                        ),
+                    ));
+                }
                 Ok(Some(Method { name: m.clone(), side, kind }))
             }
             _ => Err(self.err(pointer, "`x-method` and `x-side` must both be strings, and come together")),

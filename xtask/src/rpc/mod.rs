@@ -110,9 +110,15 @@ fn kind_name(kind: MethodKind) -> &'static str {
 }
 
 /// `session/prompt` -> `SessionPrompt`, `$/cancel_request` -> `CancelRequest`.
+/// Lowering has checked that the name is a Rust identifier
+/// ([`variant_text`]).
 fn variant_name(method: &str) -> Ident {
-    let words = method.replace(['/', '$', '.', '-'], "_");
-    Ident::new(&words.to_upper_camel_case(), Span::call_site())
+    Ident::new(&variant_text(method), Span::call_site())
+}
+
+/// The text of a method's Rust variant name (not checked).
+pub(crate) fn variant_text(method: &str) -> String {
+    method.replace(['/', '$', '.', '-'], "_").to_upper_camel_case()
 }
 
 /// How a payload treats an omitted or `null` params/result.
@@ -136,7 +142,9 @@ fn streams(def: &Def, all: &Build) -> bool {
 /// The definition a payload stands for in one build: aliases followed.
 fn resolve<'a>(def: &'a Def, build: &Build<'a>) -> &'a Def {
     let mut d = def;
-    while let Kind::Alias(target) = &d.kind {
+    // Lowering refuses alias cycles; the bound keeps this total anyway.
+    for _ in 0..=build.len() {
+        let Kind::Alias(target) = &d.kind else { break };
         match build.get(target.as_str()) {
             Some(t) => d = t,
             None => break,
