@@ -173,3 +173,29 @@ fn every_bad_schema_is_a_one_line_error_from_the_fuzzed_entry_point() {
     }
     assert!(seen >= 15, "{seen} bad fixtures");
 }
+
+/// A discriminator named twice (the `json_encode` target: the first, unknown,
+/// chose the catch-all; the payload kept the second, `idle`, and re-encoded
+/// as the `idle` variant, another message). Both are an error now, as
+/// serde's internally tagged enums make it, whichever comes first, through
+/// every reader.
+#[test]
+fn a_discriminator_named_twice_is_an_error() {
+    let texts = [
+        // Unknown first: the buffered path.
+        r#"{"sessionId":"s","update":{"sessionUpdate":"state_update","state":"id/e","background":[],"state":"idle"}}"#,
+        // Known first: the streamed path.
+        r#"{"sessionId":"s","update":{"sessionUpdate":"state_update","state":"idle","x":1,"state":"running"}}"#,
+        r#"{"sessionId":"s","update":{"sessionUpdate":"state_update","state":"idle","state":"idle"}}"#,
+        // The outer discriminator.
+        r#"{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","sessionUpdate":"plan_update","content":{"type":"text","text":"a"}}}"#,
+    ];
+    for text in texts {
+        let theirs = serde_json::from_str::<v2::UpdateSessionNotification>(text).unwrap_err().to_string();
+        assert!(theirs.contains("duplicate field"), "{text}: {theirs}");
+        let ours = acp_bindings::json::from_str::<v2::UpdateSessionNotification>(text).unwrap_err().to_string();
+        assert_eq!(ours, theirs, "{text}");
+        let line = format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{text}}}"#);
+        assert!(v2::rpc::Message::decode(&line, |_| None).is_err(), "{line}");
+    }
+}

@@ -152,7 +152,7 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
             }
             let tag = match map.next_value::<TagValue<'de>>()? {
                 TagValue::Str(t) if T::is_known(t.as_str()) => {
-                    let rest = Chained { before: before.into_iter(), value: None, live: map };
+                    let rest = Chained { before: before.into_iter(), value: None, live: map, key: T::KEY };
                     return T::known(t.as_str(), MapDeserializer(rest));
                 }
                 TagValue::Str(t) => Value::String(t.into_owned()),
@@ -161,6 +161,9 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
             let mut object: JsonObject = before.into_iter().collect();
             object.insert(T::KEY.to_owned(), tag);
             while let Some((k, v)) = map.next_entry::<String, Value>()? {
+                if k == T::KEY {
+                    return Err(A::Error::duplicate_field(T::KEY));
+                }
                 object.insert(k, v);
             }
             return T::from_object(object);
@@ -268,10 +271,16 @@ impl<'de> Deserialize<'de> for Key<'de> {
 }
 
 /// The entries buffered before the discriminator, then the rest of the live map.
+/// The members before the discriminator (buffered), then the rest of the
+/// object as it streams. The discriminator named twice is an error (as
+/// serde's internally tagged enums say it): the variant was chosen by the
+/// first, and a payload keeping the second would re-encode as another
+/// variant.
 struct Chained<A> {
     before: std::vec::IntoIter<(String, Value)>,
     value: Option<Value>,
     live: A,
+    key: &'static str,
 }
 
 impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for Chained<A> {
@@ -282,7 +291,14 @@ impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for Chained<A>
             self.value = Some(v);
             return seed.deserialize(serde::de::value::StringDeserializer::<A::Error>::new(k)).map(Some);
         }
-        self.live.next_key_seed(seed)
+        match self.live.next_key::<Key<'de>>()? {
+            None => Ok(None),
+            Some(k) if k.as_str() == self.key => Err(A::Error::duplicate_field(self.key)),
+            Some(Key::Borrowed(k)) => {
+                seed.deserialize(serde::de::value::BorrowedStrDeserializer::<A::Error>::new(k)).map(Some)
+            }
+            Some(Key::Owned(k)) => seed.deserialize(serde::de::value::StringDeserializer::<A::Error>::new(k)).map(Some),
+        }
     }
 
     fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
