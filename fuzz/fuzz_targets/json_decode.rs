@@ -51,7 +51,14 @@ macro_rules! message {
         let line: &str = $line;
         let known = |_: &$version::RequestId| Some("session/prompt".to_owned());
         let fast = $version::rpc::Message::decode(line, known);
-        if let Some(usual) = force_usual_path(line) {
+        if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(line) {
+            // Not JSON: serde_json's own error on the line, whatever path
+            // (the usual path's copy, a member longer, is another text and
+            // can fail at another place: `{` against `{"x":0,`).
+            let e = fast.as_ref().expect_err("a line that is not JSON decoded");
+            let (shown, expected) = (e.to_string(), format!("not JSON: {syntax}"));
+            assert_eq!((e.code(), without_position(&shown)), (-32700, without_position(&expected)), "{line}");
+        } else if let Some(usual) = force_usual_path(line) {
             let slow = $version::rpc::Message::decode(&usual, known);
             match (&fast, &slow) {
                 (Ok(a), Ok(b)) => {

@@ -764,3 +764,42 @@ fn marker_objects_with_properties_and_mode_update_metadata() {
     assert_eq!(last["params"]["_meta"], json!({"n": 1}));
     assert_eq!(last["params"]["update"]["_meta"], json!({"u": 2}));
 }
+
+/// Found by the `convert` fuzz target: an unknown v1 property named like a v2
+/// property (`info` on a v1 `initialize`) was carried over beside the v2
+/// member of that name, and the message's `info` became the v1 extension's
+/// (invalid in v2: no `version`). Unknown properties the target names are
+/// dropped with a loss at their pointer; the others still pass through.
+#[test]
+fn unknown_properties_the_target_names_are_dropped_not_written_twice() {
+    let (out, report) = drive(
+        "v1",
+        &[req(
+            0,
+            "initialize",
+            json!({"protocolVersion": 1, "info": {"name": "zed", "2version": "1"}, "capabilities": 7, "x-kept": 1}),
+        )],
+    );
+    let params = &out[0]["params"];
+    assert_eq!(params["info"], json!({"name": "unknown", "version": "0.0.0"}), "{params}");
+    assert!(params.get("capabilities").is_none(), "{params}");
+    assert_eq!(params["x-kept"], 1, "{params}");
+    for key in ["info", "capabilities"] {
+        assert!(
+            report.iter().any(|l| l.contains(&format!("/params/{key}")) && l.contains("dropped")),
+            "{key}: {report:?}"
+        );
+    }
+
+    // v2 -> v1 through the adapter's own rules: a content chunk of a new tool
+    // call with an unknown `title` becomes a v1 `tool_call` with one title.
+    let mut m = v2_session();
+    m.push(upd(json!({
+        "sessionUpdate": "tool_call_content_chunk", "toolCallId": "t1",
+        "content": {"type": "content", "content": {"type": "text", "text": "a"}}, "title": 5
+    })));
+    let (out, report) = drive("v2", &m);
+    let call = out.iter().rev().find(|o| o["params"]["update"]["sessionUpdate"] == "tool_call").expect("a tool call");
+    assert!(call["params"]["update"]["title"].is_string(), "{call}");
+    assert!(report.iter().any(|l| l.contains("/params/update/title") && l.contains("dropped")), "{report:?}");
+}

@@ -918,7 +918,9 @@ impl Gen<'_, '_> {
         };
         match (rest(a, x), rest(b, y)) {
             (0, 0) => {}
-            (r1, r2) if r1 == r2 => inits.push(quote!(additional_properties: self.additional_properties)),
+            (r1, r2) if r1 == r2 => {
+                inits.push(quote!(additional_properties: cx.extras::<#dp, _>(self.additional_properties)?))
+            }
             (_, 0) => drops.push(quote! {
                 for (k, _) in self.additional_properties.iter() {
                     cx.enter_owned(k.clone());
@@ -1208,6 +1210,8 @@ pub fn generate(
     let mut summary = Summary::default();
     // (direction, v1 name) -> tokens per build.
     let mut impls: BTreeMap<(u8, String), [Option<String>; 2]> = BTreeMap::new();
+    // (version, name) -> the `Properties` impl per build.
+    let mut properties: BTreeMap<(u8, String), [Option<String>; 2]> = BTreeMap::new();
     let mut lists: BTreeMap<(&'static str, String, String, String), [bool; 2]> = BTreeMap::new();
     let reverse_fields = config.reverse_fields();
     // Every name the configuration mentions must exist (a stale entry would
@@ -1306,6 +1310,26 @@ pub fn generate(
             }
             if skip.len() == before {
                 break;
+            }
+        }
+        // The property names of every struct, for `Cx::extras` (the generated
+        // and the hand-written rules carry unknown properties over).
+        for (side, defs, module) in [(0u8, &w1, quote!(crate::v1)), (1u8, &w2, quote!(crate::v2))] {
+            for d in defs.iter() {
+                let Kind::Struct(st) = &d.kind else { continue };
+                let tag = st.flatten.as_ref().and_then(|f| match &defs.iter().find(|i| i.name == f.union)?.kind {
+                    Kind::Union(u) => u.tag.as_ref().map(|t| t.property.as_str()),
+                    _ => None,
+                });
+                let names: Vec<Literal> =
+                    st.fields.iter().map(|f| f.name.as_str()).chain(tag).map(Literal::string).collect();
+                let i = rust_ident(&d.rust_name);
+                let tokens = quote! {
+                    impl crate::convert::Properties for #module::#i {
+                        const PROPERTIES: &'static [&'static str] = &[#(#names),*];
+                    }
+                };
+                properties.entry((side, d.name.clone())).or_default()[bi] = Some(tokens.to_string());
             }
         }
         for p in &pairing.pairs {
@@ -1437,7 +1461,7 @@ pub fn generate(
         [false, false] => unreachable!("listed in some build"),
     };
     let mut items = Vec::new();
-    for ((_, _), builds) in impls {
+    for ((_, _), builds) in impls.into_iter().chain(properties) {
         match builds {
             [Some(s), Some(u)] if s == u => items.push(s.parse::<TokenStream>().expect("tokens")),
             [s, u] => {

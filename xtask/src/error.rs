@@ -26,6 +26,38 @@ pub enum Error {
     /// The emitted Rust did not parse (a generator bug).
     #[error("{file}: generated Rust does not parse: {message}")]
     Emit { file: String, message: String },
+    /// Several problems of one file, found in one pass (lowering goes on past
+    /// a definition or property it cannot take). Displayed one per line, each
+    /// with its file and JSON pointer; never fewer than two.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Many(Vec<Error>),
+}
+
+impl Error {
+    /// `Ok` when `errors` is empty, the error itself when there is one, and
+    /// [`Error::Many`] (flattened: no `Many` inside another) otherwise.
+    pub fn all(errors: Vec<Error>) -> Result<()> {
+        let mut flat = Vec::with_capacity(errors.len());
+        for e in errors {
+            match e {
+                Error::Many(inner) => flat.extend(inner),
+                e => flat.push(e),
+            }
+        }
+        match flat.len() {
+            0 => Ok(()),
+            1 => Err(flat.pop().expect("one error")),
+            _ => Err(Error::Many(flat)),
+        }
+    }
+
+    /// The problems this error stands for: itself, or each of [`Error::Many`].
+    pub fn each(&self) -> Vec<&Error> {
+        match self {
+            Error::Many(inner) => inner.iter().collect(),
+            e => vec![e],
+        }
+    }
 }
 
 /// `text` with its control characters escaped (`\n`, `\u{1b}`): messages

@@ -453,7 +453,10 @@ fn forward(root: &std::path::Path, command: &str, args: &[String]) -> ExitCode {
     }
 }
 
+/// Prints `e` (each of several problems on a line of its own) and exits 2.
 fn fail(e: &dyn std::fmt::Display) -> ExitCode {
-    eprintln!("error: {e}");
+    for line in e.to_string().lines() {
+        eprintln!("error: {line}");
+    }
     ExitCode::from(2)
 }

@@ -59,7 +59,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Value};
 
-use super::{ConvertError, Cx, Fail, Loss, LossKind, ToV1, ToV2};
+use super::{ConvertError, Cx, Fail, Loss, LossKind, Properties, ToV1, ToV2, Unknown};
 use crate::runtime::rpc::{DispatchError, ParamsForm};
 use crate::runtime::Nullable;
 use crate::{v1, v2};
@@ -221,6 +221,17 @@ fn run<T>(strict: bool, base: &str, f: impl FnOnce(&mut Cx) -> Result<T, Fail>) 
     let mut cx = Cx::at_pointer(base, strict);
     let r = f(&mut cx);
     cx.finish(r).map(|c| (c.value, c.losses)).map_err(AdaptError::NotConverted)
+}
+
+/// [`Cx::extras_for`] outside a conversion: the unknown properties of the
+/// source object at `base` that `target` can keep, and the losses.
+fn extras<T: Properties, E: Unknown>(
+    strict: bool,
+    base: &str,
+    target: &T,
+    extra: E,
+) -> Result<(E, Vec<Loss>), AdaptError> {
+    run(strict, base, |cx| cx.extras_for(target, extra))
 }
 
 // =====================================================================================
@@ -385,7 +396,7 @@ impl V1ToV2 {
                     r.mcp_servers = Some(cx.at("mcpServers", |cx| p.mcp_servers.to_v2(cx))?);
                     r.replay_from = Nullable::Value(v2::ReplayFrom::Start(v2::ReplayFromStart::default()));
                     r.meta = p.meta;
-                    r.additional_properties = p.additional_properties;
+                    r.additional_properties = cx.extras_for(&r, p.additional_properties)?;
                     Ok(r)
                 })?;
                 (B::Agent(BA::SessionResume(p)), l)
@@ -397,7 +408,7 @@ impl V1ToV2 {
                     r.meta = p.meta;
                     // A request beside a flattened union keeps unknown properties in its arm.
                     if let v2::SetSessionConfigOptionRequestType::Id(id) = &mut r.r#type {
-                        id.additional_properties = p.additional_properties;
+                        id.additional_properties = cx.extras_for(&*id, p.additional_properties)?;
                     }
                     Ok(r)
                 })?;
@@ -573,7 +584,7 @@ impl V1ToV2 {
                 cx.at("update", |cx| n.update.to_v2(cx))?,
             );
             out.meta = n.meta;
-            out.additional_properties = n.additional_properties;
+            out.additional_properties = cx.extras_for(&out, n.additional_properties)?;
             Ok(out)
         })?;
         // v2 replaces the whole option list: the session's options, and the modes.
@@ -670,7 +681,9 @@ impl V1ToV2 {
                     r.config_options = Some(all);
                 }
                 r.meta = p.meta;
-                r.additional_properties = p.additional_properties;
+                let (unknown, kept) = extras(strict, "/result", &r, p.additional_properties)?;
+                r.additional_properties = unknown;
+                l.extend(kept);
                 (B::Agent(BA::SessionResume(r)), l)
             }
             A::Agent(AA::SessionSetMode(p)) => {
@@ -683,8 +696,10 @@ impl V1ToV2 {
                 let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
                 let mut r = v2::SetSessionConfigOptionResponse::new(all);
                 r.meta = p.meta;
-                r.additional_properties = p.additional_properties;
-                (B::Agent(BA::SessionSetConfigOption(r)), modes_loss(strict, "/result", why)?)
+                let (unknown, mut l) = extras(strict, "/result", &r, p.additional_properties)?;
+                r.additional_properties = unknown;
+                l.extend(modes_loss(strict, "/result", why)?);
+                (B::Agent(BA::SessionSetConfigOption(r)), l)
             }
             A::Agent(AA::SessionSetConfigOption(p)) => {
                 // The whole option list: the session's options, and the modes.
@@ -1039,7 +1054,7 @@ impl V2ToV1 {
                     r.additional_directories =
                         p.additional_directories.map(|d| d.into_iter().map(|a| String::from(&*a.0)).collect());
                     r.meta = p.meta;
-                    r.additional_properties = p.additional_properties;
+                    r.additional_properties = cx.extras_for(&r, p.additional_properties)?;
                     Ok(r)
                 })?;
                 (A::Agent(AA::SessionLoad(r)), l)
@@ -1256,8 +1271,11 @@ impl V2ToV1 {
                 if !s.tool_calls.contains(&key) {
                     // The first update of an id: a v1 `tool_call` with the state.
                     let state = s.reducer.tool_calls.get(&u.tool_call_id).cloned().expect("applied");
-                    let (mut t, losses) = run(strict, "/params/update", |cx| tool_call_from_state(state, cx))?;
-                    t.additional_properties = u.additional_properties;
+                    let (t, losses) = run(strict, "/params/update", |cx| {
+                        let mut t = tool_call_from_state(state, cx)?;
+                        t.additional_properties = cx.extras_for(&t, u.additional_properties)?;
+                        Ok(t)
+                    })?;
                     s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
                     s.tool_calls.insert(key);
                     return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
@@ -1275,7 +1293,7 @@ impl V2ToV1 {
                 s.reducer.apply(v2::SessionUpdate::ToolCallContentChunk(c.clone()));
                 if !s.tool_calls.contains(&key) {
                     let state = s.reducer.tool_calls.get(&id).cloned().expect("applied");
-                    let (mut t, losses) = run(strict, "/params/update", |cx| {
+                    let (t, losses) = run(strict, "/params/update", |cx| {
                         if !c.meta.is_absent() {
                             cx.loss_at(
                                 "_meta",
@@ -1283,9 +1301,10 @@ impl V2ToV1 {
                                 "a v1 tool call has no place for a content chunk's `_meta`",
                             )?;
                         }
-                        tool_call_from_state(state, cx)
+                        let mut t = tool_call_from_state(state, cx)?;
+                        t.additional_properties = cx.extras_for(&t, c.additional_properties)?;
+                        Ok(t)
                     })?;
-                    t.additional_properties = c.additional_properties;
                     s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
                     s.tool_calls.insert(key);
                     return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
@@ -1305,7 +1324,9 @@ impl V2ToV1 {
                 content.push(block);
                 let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(id.0.clone()));
                 u.content = Nullable::Value(content.clone());
-                u.additional_properties = c.additional_properties;
+                let (unknown, kept) = extras(strict, "/params/update", &u, c.additional_properties)?;
+                u.additional_properties = unknown;
+                losses.extend(kept);
                 Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], losses))
             }
             update => {
@@ -1461,7 +1482,7 @@ impl V2ToV1 {
                         cx.loss_at("availableCommands", LossKind::Dropped, "a v1 load response has no commands")?;
                     }
                     r.meta = p.meta;
-                    r.additional_properties = p.additional_properties;
+                    r.additional_properties = cx.extras_for(&r, p.additional_properties)?;
                     Ok(r)
                 })?;
                 (A::Agent(AA::SessionLoad(r)), l)

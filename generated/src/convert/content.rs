@@ -38,7 +38,7 @@ impl ToV2 for v1::Diff {
         let mut out = v2::Diff::new(vec![change]);
         out.patch = Nullable::Value(v2::DiffPatch::new(v2::DiffPatchFormat::GitPatch, text));
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -127,7 +127,7 @@ impl ToV1 for v2::Diff {
         let mut out = v1::Diff::new(String::from(&*path.0), new);
         out.old_text = if added { Nullable::Absent } else { Nullable::Value(old) };
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -231,7 +231,7 @@ impl ToV2 for v1::ContentChunk {
         let content = cx.at("content", |cx| self.content.to_v2(cx))?;
         let mut out = v2::ContentChunk::new(id, content);
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -244,7 +244,7 @@ impl ToV1 for v2::ContentChunk {
         let mut out = v1::ContentChunk::new(content);
         out.message_id = Nullable::Value(self.message_id.to_v1(cx)?);
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -266,7 +266,7 @@ impl ToV2 for v1::ElicitationSchema {
         out.required = self.required;
         out.description = self.description;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -282,7 +282,7 @@ impl ToV1 for v2::ElicitationSchema {
         out.required = self.required;
         out.description = self.description;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -300,7 +300,7 @@ impl ToV2 for v1::Error {
             Some(serde_json::Value::Null) => Nullable::Null,
             Some(d) => Nullable::Value(cx.at("data", |cx| super::redecode::<v2::ErrorData>(cx, d, "the error data"))?),
         };
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -316,7 +316,7 @@ impl ToV1 for v2::Error {
             Nullable::Null => Some(serde_json::Value::Null),
             Nullable::Value(d) => Some(serde_json::to_value(&d).unwrap_or(serde_json::Value::Null)),
         };
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -369,7 +369,7 @@ impl ToV2 for v1::AvailableCommand {
         let mut c = v2::Command::new(self.name, self.description);
         c.input = cx.at("input", |cx| self.input.to_v2(cx))?;
         c.meta = self.meta;
-        c.additional_properties = self.additional_properties;
+        c.additional_properties = cx.extras_for(&c, self.additional_properties)?;
         Ok(v2::AvailableCommand::Command(c))
     }
 }
@@ -382,7 +382,7 @@ impl ToV1 for v2::AvailableCommand {
                 let mut out = v1::AvailableCommand::new(c.name, c.description);
                 out.input = cx.at("input", |cx| c.input.to_v1(cx))?;
                 out.meta = c.meta;
-                out.additional_properties = c.additional_properties;
+                out.additional_properties = cx.extras_for(&out, c.additional_properties)?;
                 Ok(out)
             }
             v2::AvailableCommand::Other(u) => Err(cx.unconvertible(format!(

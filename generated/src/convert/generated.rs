@@ -31,7 +31,11 @@ impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
         }
         ::core::result::Result::Ok(crate::v2::AgentAuthCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::AgentAuthCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -79,7 +83,11 @@ impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::AgentAuthCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -331,7 +339,8 @@ impl crate::convert::ToV2 for crate::v1::Annotations {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::Annotations, _>(self.additional_properties)?,
         })
     }
 }
@@ -357,7 +366,11 @@ impl crate::convert::ToV2 for crate::v1::ArchiveSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ArchiveSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -380,7 +393,11 @@ impl crate::convert::ToV2 for crate::v1::ArchiveSessionResponse {
     > {
         ::core::result::Result::Ok(crate::v2::ArchiveSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ArchiveSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -438,7 +455,8 @@ impl crate::convert::ToV2 for crate::v1::AudioContent {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::AudioContent, _>(self.additional_properties)?,
         })
     }
 }
@@ -463,7 +481,8 @@ impl crate::convert::ToV2 for crate::v1::AuthAccount {
             email: self.email,
             organization: self.organization,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::AuthAccount, _>(self.additional_properties)?,
         })
     }
 }
@@ -490,7 +509,8 @@ impl crate::convert::ToV2 for crate::v1::AuthMethodAgent {
             name: self.name,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::AuthMethodAgent, _>(self.additional_properties)?,
         })
     }
 }
@@ -562,7 +582,11 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::AuthStatusCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::AuthStatusCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -582,7 +606,8 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusRequest {
     ) -> ::core::result::Result<crate::v2::AuthStatusRequest, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::AuthStatusRequest {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::AuthStatusRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -632,7 +657,8 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::AuthStatusResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -685,7 +711,11 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusUpdateNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::AuthStatusUpdateNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -710,7 +740,8 @@ impl crate::convert::ToV2 for crate::v1::AuthenticateRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::LoginAuthRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -729,7 +760,8 @@ impl crate::convert::ToV2 for crate::v1::AuthenticateResponse {
     ) -> ::core::result::Result<crate::v2::LoginAuthResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::LoginAuthResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::LoginAuthResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -770,7 +802,11 @@ impl crate::convert::ToV2 for crate::v1::AvailableCommandsUpdate {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::AvailableCommandsUpdate,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -823,7 +859,11 @@ impl crate::convert::ToV2 for crate::v1::BlobResourceContents {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::BlobResourceContents,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -845,7 +885,11 @@ impl crate::convert::ToV2 for crate::v1::BooleanPropertySchema {
             description: self.description,
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::BooleanPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -873,7 +917,11 @@ impl crate::convert::ToV2 for crate::v1::CancelNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::CancelSessionNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -901,7 +949,11 @@ impl crate::convert::ToV2 for crate::v1::CancelRequestNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::CancelRequestNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -931,7 +983,11 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResult {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ClientResponseResult,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1141,7 +1197,8 @@ impl crate::convert::ToV2 for crate::v1::CloseSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::CloseSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -1160,7 +1217,11 @@ impl crate::convert::ToV2 for crate::v1::CloseSessionResponse {
     ) -> ::core::result::Result<crate::v2::CloseSessionResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::CloseSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::CloseSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1246,7 +1307,11 @@ impl crate::convert::ToV2 for crate::v1::CompactionSummaryChunk {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::CompactionSummaryChunk,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1334,7 +1399,8 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::CompactionUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -1362,7 +1428,11 @@ impl crate::convert::ToV2 for crate::v1::CompleteElicitationNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::CompleteElicitationNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1400,7 +1470,8 @@ impl crate::convert::ToV2 for crate::v1::ConfigOptionUpdate {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ConfigOptionUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -1425,7 +1496,8 @@ impl crate::convert::ToV2 for crate::v1::Content {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::Content, _>(self.additional_properties)?,
         })
     }
 }
@@ -1484,7 +1556,8 @@ impl crate::convert::ToV2 for crate::v1::Cost {
             amount: self.amount,
             currency: self.currency,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::Cost, _>(self.additional_properties)?,
         })
     }
 }
@@ -1637,7 +1710,11 @@ impl crate::convert::ToV2 for crate::v1::DeleteSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::DeleteSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1656,7 +1733,11 @@ impl crate::convert::ToV2 for crate::v1::DeleteSessionResponse {
     ) -> ::core::result::Result<crate::v2::DeleteSessionResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::DeleteSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::DeleteSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1685,7 +1766,11 @@ impl crate::convert::ToV2 for crate::v1::DisableProviderRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::DisableProviderRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1708,7 +1793,11 @@ impl crate::convert::ToV2 for crate::v1::DisableProviderResponse {
     > {
         ::core::result::Result::Ok(crate::v2::DisableProviderResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::DisableProviderResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1750,7 +1839,11 @@ impl crate::convert::ToV2 for crate::v1::ElicitationAcceptAction {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ElicitationAcceptAction,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1814,7 +1907,11 @@ impl crate::convert::ToV2 for crate::v1::ElicitationCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ElicitationCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -1873,7 +1970,11 @@ impl crate::convert::ToV2 for crate::v1::ElicitationFormCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::ElicitationFormCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ElicitationFormCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2028,7 +2129,11 @@ impl crate::convert::ToV2 for crate::v1::ElicitationRequestScope {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ElicitationRequestScope,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2098,7 +2203,11 @@ impl crate::convert::ToV2 for crate::v1::ElicitationSessionScope {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ElicitationSessionScope,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2120,7 +2229,11 @@ impl crate::convert::ToV2 for crate::v1::ElicitationUrlCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::ElicitationUrlCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ElicitationUrlCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2223,7 +2336,8 @@ impl crate::convert::ToV2 for crate::v1::EmbeddedResource {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::EmbeddedResource, _>(self.additional_properties)?,
         })
     }
 }
@@ -2277,7 +2391,8 @@ impl crate::convert::ToV2 for crate::v1::EnumOption {
             title: self.title,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::EnumOption, _>(self.additional_properties)?,
         })
     }
 }
@@ -2298,7 +2413,8 @@ impl crate::convert::ToV2 for crate::v1::EnvVariable {
             name: self.name,
             value: self.value,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::EnvVariable, _>(self.additional_properties)?,
         })
     }
 }
@@ -2384,7 +2500,8 @@ impl crate::convert::ToV2 for crate::v1::ErrorStopReason {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ErrorStopReason, _>(self.additional_properties)?,
         })
     }
 }
@@ -2541,7 +2658,8 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ForkSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -2599,7 +2717,8 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionResponse {
             },
             available_commands: ::core::option::Option::None,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ForkSessionResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -2620,7 +2739,8 @@ impl crate::convert::ToV2 for crate::v1::HttpHeader {
             name: self.name,
             value: self.value,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::HttpHeader, _>(self.additional_properties)?,
         })
     }
 }
@@ -2778,7 +2898,8 @@ impl crate::convert::ToV2 for crate::v1::ImageContent {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ImageContent, _>(self.additional_properties)?,
         })
     }
 }
@@ -2800,7 +2921,8 @@ impl crate::convert::ToV2 for crate::v1::Implementation {
             title: self.title,
             version: self.version,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::Implementation, _>(self.additional_properties)?,
         })
     }
 }
@@ -2870,7 +2992,11 @@ impl crate::convert::ToV2 for crate::v1::IntegerPropertySchema {
             maximum: self.maximum,
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::IntegerPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2890,7 +3016,11 @@ impl crate::convert::ToV2 for crate::v1::ListProvidersRequest {
     ) -> ::core::result::Result<crate::v2::ListProvidersRequest, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::ListProvidersRequest {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ListProvidersRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2927,7 +3057,11 @@ impl crate::convert::ToV2 for crate::v1::ListProvidersResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ListProvidersResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -2995,7 +3129,8 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ListSessionsRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -3084,7 +3219,8 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ListSessionsRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -3144,7 +3280,11 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ListSessionsResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -3193,7 +3333,8 @@ impl crate::convert::ToV2 for crate::v1::LogoutRequest {
     ) -> ::core::result::Result<crate::v2::LogoutAuthRequest, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::LogoutAuthRequest {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::LogoutAuthRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -3212,7 +3353,8 @@ impl crate::convert::ToV2 for crate::v1::LogoutResponse {
     ) -> ::core::result::Result<crate::v2::LogoutAuthResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::LogoutAuthResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::LogoutAuthResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -3234,7 +3376,8 @@ impl crate::convert::ToV2 for crate::v1::McpError {
             code: self.code,
             message: self.message,
             data: self.data,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::McpError, _>(self.additional_properties)?,
         })
     }
 }
@@ -3278,7 +3421,8 @@ impl crate::convert::ToV2 for crate::v1::McpServerAcp {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::McpServerAcp, _>(self.additional_properties)?,
         })
     }
 }
@@ -3335,7 +3479,8 @@ impl crate::convert::ToV2 for crate::v1::McpServerHttp {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::McpServerHttp, _>(self.additional_properties)?,
         })
     }
 }
@@ -3389,7 +3534,8 @@ impl crate::convert::ToV2 for crate::v1::McpServerStdio {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::McpServerStdio, _>(self.additional_properties)?,
         })
     }
 }
@@ -3442,7 +3588,11 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpNotification {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::MessageMcpNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -3476,7 +3626,8 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpRequest {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::MessageMcpRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -3535,7 +3686,11 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpResponseError {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::MessageMcpResponseError,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -3559,7 +3714,11 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpResponseResult {
         ::core::result::Result::Ok(crate::v2::MessageMcpResponseResult {
             result: self.result,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::MessageMcpResponseResult,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -3630,7 +3789,11 @@ impl crate::convert::ToV2 for crate::v1::MultiSelectPropertySchema {
             },
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::MultiSelectPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -3709,7 +3872,8 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::NewSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -3809,7 +3973,8 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::NewSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -3866,7 +4031,8 @@ impl crate::convert::ToV2 for crate::v1::NewSessionResponse {
             },
             available_commands: ::core::option::Option::None,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::NewSessionResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -3893,7 +4059,8 @@ impl crate::convert::ToV2 for crate::v1::Notice {
             title: self.title,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::Notice, _>(self.additional_properties)?,
         })
     }
 }
@@ -3944,7 +4111,11 @@ impl crate::convert::ToV2 for crate::v1::NumberPropertySchema {
             maximum: self.maximum,
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::NumberPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -3976,7 +4147,8 @@ impl crate::convert::ToV2 for crate::v1::PermissionOption {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PermissionOption, _>(self.additional_properties)?,
         })
     }
 }
@@ -4055,7 +4227,8 @@ impl crate::convert::ToV2 for crate::v1::PlanEntry {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PlanEntry, _>(self.additional_properties)?,
         })
     }
 }
@@ -4134,7 +4307,8 @@ impl crate::convert::ToV2 for crate::v1::PlanFile {
             },
             uri: self.uri,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PlanFile, _>(self.additional_properties)?,
         })
     }
 }
@@ -4194,7 +4368,8 @@ impl crate::convert::ToV2 for crate::v1::PlanItems {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PlanItems, _>(self.additional_properties)?,
         })
     }
 }
@@ -4221,7 +4396,8 @@ impl crate::convert::ToV2 for crate::v1::PlanMarkdown {
             },
             content: self.content,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PlanMarkdown, _>(self.additional_properties)?,
         })
     }
 }
@@ -4247,7 +4423,8 @@ impl crate::convert::ToV2 for crate::v1::PlanRemoved {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PlanRemoved, _>(self.additional_properties)?,
         })
     }
 }
@@ -4273,7 +4450,8 @@ impl crate::convert::ToV2 for crate::v1::PlanUpdate {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PlanUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -4350,7 +4528,8 @@ impl crate::convert::ToV2 for crate::v1::PromptRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::PromptRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -4393,7 +4572,11 @@ impl crate::convert::ToV2 for crate::v1::ProviderCurrentConfig {
             },
             base_url: self.base_url,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ProviderCurrentConfig,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -4475,7 +4658,8 @@ impl crate::convert::ToV2 for crate::v1::ProviderInfo {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ProviderInfo, _>(self.additional_properties)?,
         })
     }
 }
@@ -4495,7 +4679,11 @@ impl crate::convert::ToV2 for crate::v1::ProvidersCapabilities {
     ) -> ::core::result::Result<crate::v2::ProvidersCapabilities, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::ProvidersCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ProvidersCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -4536,7 +4724,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyNotification {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ProxyNotification, _>(self.additional_properties)?,
         })
     }
 }
@@ -4583,7 +4772,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyRequest {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ProxyRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -4689,7 +4879,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyResponseResult {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ProxyResponseResult, _>(self.additional_properties)?,
         })
     }
 }
@@ -4747,7 +4938,11 @@ impl crate::convert::ToV2 for crate::v1::ProxySuccessorNotification {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ProxySuccessorNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -4769,7 +4964,11 @@ impl crate::convert::ToV2 for crate::v1::ProxySuccessorRequest {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ProxySuccessorRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -4843,7 +5042,11 @@ impl crate::convert::ToV2 for crate::v1::RequestPermissionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::RequestPermissionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -4867,7 +5070,11 @@ impl crate::convert::ToV2 for crate::v1::RequiresActionStateUpdate {
         ::core::result::Result::Ok(crate::v2::RequiresActionStateUpdate {
             background: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::RequiresActionStateUpdate,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -4966,7 +5173,8 @@ impl crate::convert::ToV2 for crate::v1::ResourceLink {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ResourceLink, _>(self.additional_properties)?,
         })
     }
 }
@@ -5055,7 +5263,11 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             },
             replay_from: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ResumeSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5165,7 +5377,11 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ResumeSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5216,7 +5432,11 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionResponse {
             },
             available_commands: ::core::option::Option::None,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::ResumeSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5258,7 +5478,8 @@ impl crate::convert::ToV2 for crate::v1::RunningStateUpdate {
         ::core::result::Result::Ok(crate::v2::RunningStateUpdate {
             background: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::RunningStateUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -5286,7 +5507,11 @@ impl crate::convert::ToV2 for crate::v1::SelectedPermissionOutcome {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SelectedPermissionOutcome,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5308,7 +5533,11 @@ impl crate::convert::ToV2 for crate::v1::SessionAdditionalDirectoriesCapabilitie
     > {
         ::core::result::Result::Ok(crate::v2::SessionAdditionalDirectoriesCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionAdditionalDirectoriesCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5331,7 +5560,11 @@ impl crate::convert::ToV2 for crate::v1::SessionArchiveCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::SessionArchiveCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionArchiveCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5388,7 +5621,11 @@ impl crate::convert::ToV2 for crate::v1::SessionCancelCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::SessionCancelCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionCancelCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5407,7 +5644,11 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigBoolean {
     ) -> ::core::result::Result<crate::v2::SessionConfigBoolean, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::SessionConfigBoolean {
             current_value: self.current_value,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionConfigBoolean,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5588,7 +5829,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelect {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SessionConfigSelect, _>(self.additional_properties)?,
         })
     }
 }
@@ -5634,7 +5876,11 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectGroup {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionConfigSelectGroup,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5664,7 +5910,11 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectOption {
             name: self.name,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionConfigSelectOption,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5756,7 +6006,11 @@ impl crate::convert::ToV2 for crate::v1::SessionDeleteCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::SessionDeleteCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionDeleteCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5779,7 +6033,11 @@ impl crate::convert::ToV2 for crate::v1::SessionForkCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::SessionForkCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionForkCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -5861,7 +6119,8 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
             title: self.title,
             updated_at: self.updated_at,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SessionInfo, _>(self.additional_properties)?,
         })
     }
 }
@@ -5928,7 +6187,8 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
             updated_at: self.updated_at,
             archived: self.archived,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SessionInfo, _>(self.additional_properties)?,
         })
     }
 }
@@ -5991,7 +6251,8 @@ impl crate::convert::ToV2 for crate::v1::SessionInfoUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SessionInfoUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -6127,7 +6388,8 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SessionMessage, _>(self.additional_properties)?,
         })
     }
 }
@@ -6159,7 +6421,8 @@ impl crate::convert::ToV2 for crate::v1::SessionMessageChunk {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SessionMessageChunk, _>(self.additional_properties)?,
         })
     }
 }
@@ -6193,7 +6456,11 @@ impl crate::convert::ToV2 for crate::v1::SessionNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::UpdateSessionNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6243,7 +6510,11 @@ impl crate::convert::ToV2 for crate::v1::SessionStatusCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::SessionStatusCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionStatusCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6269,7 +6540,11 @@ impl crate::convert::ToV2 for crate::v1::SessionStatusRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionStatusRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6296,7 +6571,11 @@ impl crate::convert::ToV2 for crate::v1::SessionStatusResponse {
             },
             state: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionStatusResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6340,7 +6619,11 @@ impl crate::convert::ToV2 for crate::v1::SessionSystemPromptCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionSystemPromptCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6384,7 +6667,11 @@ impl crate::convert::ToV2 for crate::v1::SessionSystemPromptModeCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionSystemPromptModeCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6407,7 +6694,11 @@ impl crate::convert::ToV2 for crate::v1::SessionSystemPromptOverrideCapabilities
     > {
         ::core::result::Result::Ok(crate::v2::SessionSystemPromptOverrideCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionSystemPromptOverrideCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6430,7 +6721,11 @@ impl crate::convert::ToV2 for crate::v1::SessionTitleCapabilities {
     > {
         ::core::result::Result::Ok(crate::v2::SessionTitleCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SessionTitleCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6464,7 +6759,8 @@ impl crate::convert::ToV2 for crate::v1::SetProviderRequest {
             base_url: self.base_url,
             headers: self.headers,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SetProviderRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -6484,7 +6780,8 @@ impl crate::convert::ToV2 for crate::v1::SetProviderResponse {
     ) -> ::core::result::Result<crate::v2::SetProviderResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v2::SetProviderResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SetProviderResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -6506,7 +6803,11 @@ impl crate::convert::ToV2 for crate::v1::SetSessionConfigOptionRequestTypeBoolea
     > {
         ::core::result::Result::Ok(crate::v2::SetSessionConfigOptionRequestTypeBoolean {
             value: self.value,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SetSessionConfigOptionRequestTypeBoolean,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6547,7 +6848,11 @@ impl crate::convert::ToV2 for crate::v1::SetSessionConfigOptionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SetSessionConfigOptionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6577,7 +6882,11 @@ impl crate::convert::ToV2 for crate::v1::SetSessionTitleRequest {
             },
             title: self.title,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SetSessionTitleRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6601,7 +6910,11 @@ impl crate::convert::ToV2 for crate::v1::SetSessionTitleResponse {
         ::core::result::Result::Ok(crate::v2::SetSessionTitleResponse {
             title: self.title,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SetSessionTitleResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6702,7 +7015,11 @@ impl crate::convert::ToV2 for crate::v1::StringMultiSelectItems {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::StringMultiSelectItems,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6804,7 +7121,11 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::StringPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -6848,7 +7169,11 @@ impl crate::convert::ToV2 for crate::v1::SubagentSessionCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::SubagentSessionCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7009,7 +7334,8 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SubagentUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -7052,7 +7378,8 @@ impl crate::convert::ToV2 for crate::v1::SystemPrompt {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::SystemPrompt, _>(self.additional_properties)?,
         })
     }
 }
@@ -7133,7 +7460,8 @@ impl crate::convert::ToV2 for crate::v1::TerminalExitStatus {
             },
             signal: self.signal,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::TerminalExitStatus, _>(self.additional_properties)?,
         })
     }
 }
@@ -7190,7 +7518,8 @@ impl crate::convert::ToV2 for crate::v1::TextContent {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::TextContent, _>(self.additional_properties)?,
         })
     }
 }
@@ -7235,7 +7564,11 @@ impl crate::convert::ToV2 for crate::v1::TextResourceContents {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::TextResourceContents,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7274,7 +7607,11 @@ impl crate::convert::ToV2 for crate::v1::TitledMultiSelectItems {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::TitledMultiSelectItems,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7379,7 +7716,8 @@ impl crate::convert::ToV2 for crate::v1::ToolCallLocation {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ToolCallLocation, _>(self.additional_properties)?,
         })
     }
 }
@@ -7598,7 +7936,8 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::ToolCallUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -7656,7 +7995,11 @@ impl crate::convert::ToV2 for crate::v1::UnarchiveSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::UnarchiveSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7679,7 +8022,11 @@ impl crate::convert::ToV2 for crate::v1::UnarchiveSessionResponse {
     > {
         ::core::result::Result::Ok(crate::v2::UnarchiveSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v2::UnarchiveSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7700,7 +8047,8 @@ impl crate::convert::ToV2 for crate::v1::UnknownStateUpdate {
         ::core::result::Result::Ok(crate::v2::UnknownStateUpdate {
             background: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::UnknownStateUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -7720,7 +8068,8 @@ impl crate::convert::ToV2 for crate::v1::UnstructuredCommandInput {
         ::core::result::Result::Ok(crate::v2::TextCommandInput {
             hint: self.hint,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::TextCommandInput, _>(self.additional_properties)?,
         })
     }
 }
@@ -7746,7 +8095,8 @@ impl crate::convert::ToV2 for crate::v1::Usage {
             cached_read_tokens: self.cached_read_tokens,
             cached_write_tokens: self.cached_write_tokens,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::Usage, _>(self.additional_properties)?,
         })
     }
 }
@@ -7800,7 +8150,8 @@ impl crate::convert::ToV2 for crate::v1::UsageUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v2::UsageUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -7821,7 +8172,11 @@ impl crate::convert::ToV1 for crate::v2::AgentAuthCapabilities {
         ::core::result::Result::Ok(crate::v1::AgentAuthCapabilities {
             logout: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::AgentAuthCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7863,7 +8218,11 @@ impl crate::convert::ToV1 for crate::v2::AgentAuthCapabilities {
             },
             logout: crate::runtime::Nullable::Absent,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::AgentAuthCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -7991,7 +8350,8 @@ impl crate::convert::ToV1 for crate::v2::Annotations {
             last_modified: self.last_modified,
             priority: self.priority,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::Annotations, _>(self.additional_properties)?,
         })
     }
 }
@@ -8017,7 +8377,11 @@ impl crate::convert::ToV1 for crate::v2::ArchiveSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ArchiveSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8040,7 +8404,11 @@ impl crate::convert::ToV1 for crate::v2::ArchiveSessionResponse {
     > {
         ::core::result::Result::Ok(crate::v1::ArchiveSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ArchiveSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8098,7 +8466,8 @@ impl crate::convert::ToV1 for crate::v2::AudioContent {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::AudioContent, _>(self.additional_properties)?,
         })
     }
 }
@@ -8123,7 +8492,8 @@ impl crate::convert::ToV1 for crate::v2::AuthAccount {
             email: self.email,
             organization: self.organization,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::AuthAccount, _>(self.additional_properties)?,
         })
     }
 }
@@ -8150,7 +8520,8 @@ impl crate::convert::ToV1 for crate::v2::AuthMethodAgent {
             name: self.name,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::AuthMethodAgent, _>(self.additional_properties)?,
         })
     }
 }
@@ -8222,7 +8593,11 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::AuthStatusCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::AuthStatusCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8242,7 +8617,8 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusRequest {
     ) -> ::core::result::Result<crate::v1::AuthStatusRequest, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::AuthStatusRequest {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::AuthStatusRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -8292,7 +8668,8 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::AuthStatusResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -8345,7 +8722,11 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusUpdateNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::AuthStatusUpdateNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8370,7 +8751,8 @@ impl crate::convert::ToV1 for crate::v2::LoginAuthRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::AuthenticateRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -8389,7 +8771,11 @@ impl crate::convert::ToV1 for crate::v2::LoginAuthResponse {
     ) -> ::core::result::Result<crate::v1::AuthenticateResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::AuthenticateResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::AuthenticateResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8430,7 +8816,11 @@ impl crate::convert::ToV1 for crate::v2::AvailableCommandsUpdate {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::AvailableCommandsUpdate,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8483,7 +8873,11 @@ impl crate::convert::ToV1 for crate::v2::BlobResourceContents {
             },
             uri: self.uri,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::BlobResourceContents,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8505,7 +8899,11 @@ impl crate::convert::ToV1 for crate::v2::BooleanPropertySchema {
             description: self.description,
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::BooleanPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8530,7 +8928,8 @@ impl crate::convert::ToV1 for crate::v2::CancelSessionNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::CancelNotification, _>(self.additional_properties)?,
         })
     }
 }
@@ -8558,7 +8957,11 @@ impl crate::convert::ToV1 for crate::v2::CancelRequestNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::CancelRequestNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8588,7 +8991,11 @@ impl crate::convert::ToV1 for crate::v2::ClientResponseResult {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ClientResponseResult,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8694,7 +9101,8 @@ impl crate::convert::ToV1 for crate::v2::CloseSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::CloseSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -8713,7 +9121,11 @@ impl crate::convert::ToV1 for crate::v2::CloseSessionResponse {
     ) -> ::core::result::Result<crate::v1::CloseSessionResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::CloseSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::CloseSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8799,7 +9211,11 @@ impl crate::convert::ToV1 for crate::v2::CompactionSummaryChunk {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::CompactionSummaryChunk,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8920,7 +9336,8 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::CompactionUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -8948,7 +9365,11 @@ impl crate::convert::ToV1 for crate::v2::CompleteElicitationNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::CompleteElicitationNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -8986,7 +9407,8 @@ impl crate::convert::ToV1 for crate::v2::ConfigOptionUpdate {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ConfigOptionUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -9011,7 +9433,8 @@ impl crate::convert::ToV1 for crate::v2::Content {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::Content, _>(self.additional_properties)?,
         })
     }
 }
@@ -9079,7 +9502,8 @@ impl crate::convert::ToV1 for crate::v2::Cost {
             amount: self.amount,
             currency: self.currency,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::Cost, _>(self.additional_properties)?,
         })
     }
 }
@@ -9232,7 +9656,11 @@ impl crate::convert::ToV1 for crate::v2::DeleteSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::DeleteSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9251,7 +9679,11 @@ impl crate::convert::ToV1 for crate::v2::DeleteSessionResponse {
     ) -> ::core::result::Result<crate::v1::DeleteSessionResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::DeleteSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::DeleteSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9280,7 +9712,11 @@ impl crate::convert::ToV1 for crate::v2::DisableProviderRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::DisableProviderRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9303,7 +9739,11 @@ impl crate::convert::ToV1 for crate::v2::DisableProviderResponse {
     > {
         ::core::result::Result::Ok(crate::v1::DisableProviderResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::DisableProviderResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9345,7 +9785,11 @@ impl crate::convert::ToV1 for crate::v2::ElicitationAcceptAction {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ElicitationAcceptAction,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9409,7 +9853,11 @@ impl crate::convert::ToV1 for crate::v2::ElicitationCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ElicitationCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9473,7 +9921,11 @@ impl crate::convert::ToV1 for crate::v2::ElicitationFormCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::ElicitationFormCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ElicitationFormCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9628,7 +10080,11 @@ impl crate::convert::ToV1 for crate::v2::ElicitationRequestScope {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ElicitationRequestScope,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9698,7 +10154,11 @@ impl crate::convert::ToV1 for crate::v2::ElicitationSessionScope {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ElicitationSessionScope,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9720,7 +10180,11 @@ impl crate::convert::ToV1 for crate::v2::ElicitationUrlCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::ElicitationUrlCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ElicitationUrlCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -9823,7 +10287,8 @@ impl crate::convert::ToV1 for crate::v2::EmbeddedResource {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::EmbeddedResource, _>(self.additional_properties)?,
         })
     }
 }
@@ -9877,7 +10342,8 @@ impl crate::convert::ToV1 for crate::v2::EnumOption {
             title: self.title,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::EnumOption, _>(self.additional_properties)?,
         })
     }
 }
@@ -9898,7 +10364,8 @@ impl crate::convert::ToV1 for crate::v2::EnvVariable {
             name: self.name,
             value: self.value,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::EnvVariable, _>(self.additional_properties)?,
         })
     }
 }
@@ -9989,7 +10456,8 @@ impl crate::convert::ToV1 for crate::v2::ErrorStopReason {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ErrorStopReason, _>(self.additional_properties)?,
         })
     }
 }
@@ -10146,7 +10614,8 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ForkSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -10211,7 +10680,8 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ForkSessionResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -10232,7 +10702,8 @@ impl crate::convert::ToV1 for crate::v2::HttpHeader {
             name: self.name,
             value: self.value,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::HttpHeader, _>(self.additional_properties)?,
         })
     }
 }
@@ -10396,7 +10867,8 @@ impl crate::convert::ToV1 for crate::v2::ImageContent {
             },
             uri: self.uri,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ImageContent, _>(self.additional_properties)?,
         })
     }
 }
@@ -10418,7 +10890,8 @@ impl crate::convert::ToV1 for crate::v2::Implementation {
             title: self.title,
             version: self.version,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::Implementation, _>(self.additional_properties)?,
         })
     }
 }
@@ -10488,7 +10961,11 @@ impl crate::convert::ToV1 for crate::v2::IntegerPropertySchema {
             maximum: self.maximum,
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::IntegerPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -10508,7 +10985,11 @@ impl crate::convert::ToV1 for crate::v2::ListProvidersRequest {
     ) -> ::core::result::Result<crate::v1::ListProvidersRequest, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::ListProvidersRequest {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ListProvidersRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -10545,7 +11026,11 @@ impl crate::convert::ToV1 for crate::v2::ListProvidersResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ListProvidersResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -10613,7 +11098,8 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ListSessionsRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -10702,7 +11188,8 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ListSessionsRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -10762,7 +11249,11 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ListSessionsResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -10811,7 +11302,8 @@ impl crate::convert::ToV1 for crate::v2::LogoutAuthRequest {
     ) -> ::core::result::Result<crate::v1::LogoutRequest, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::LogoutRequest {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::LogoutRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -10830,7 +11322,8 @@ impl crate::convert::ToV1 for crate::v2::LogoutAuthResponse {
     ) -> ::core::result::Result<crate::v1::LogoutResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::LogoutResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::LogoutResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -10852,7 +11345,8 @@ impl crate::convert::ToV1 for crate::v2::McpError {
             code: self.code,
             message: self.message,
             data: self.data,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::McpError, _>(self.additional_properties)?,
         })
     }
 }
@@ -10896,7 +11390,8 @@ impl crate::convert::ToV1 for crate::v2::McpServerAcp {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::McpServerAcp, _>(self.additional_properties)?,
         })
     }
 }
@@ -10956,7 +11451,8 @@ impl crate::convert::ToV1 for crate::v2::McpServerHttp {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::McpServerHttp, _>(self.additional_properties)?,
         })
     }
 }
@@ -11016,7 +11512,8 @@ impl crate::convert::ToV1 for crate::v2::McpServerStdio {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::McpServerStdio, _>(self.additional_properties)?,
         })
     }
 }
@@ -11069,7 +11566,11 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpNotification {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::MessageMcpNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -11103,7 +11604,8 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpRequest {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::MessageMcpRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -11162,7 +11664,11 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpResponseError {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::MessageMcpResponseError,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -11186,7 +11692,11 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpResponseResult {
         ::core::result::Result::Ok(crate::v1::MessageMcpResponseResult {
             result: self.result,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::MessageMcpResponseResult,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -11257,7 +11767,11 @@ impl crate::convert::ToV1 for crate::v2::MultiSelectPropertySchema {
             },
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::MultiSelectPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -11337,7 +11851,8 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::NewSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -11438,7 +11953,8 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::NewSessionRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -11502,7 +12018,8 @@ impl crate::convert::ToV1 for crate::v2::NewSessionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::NewSessionResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -11529,7 +12046,8 @@ impl crate::convert::ToV1 for crate::v2::Notice {
             title: self.title,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::Notice, _>(self.additional_properties)?,
         })
     }
 }
@@ -11580,7 +12098,11 @@ impl crate::convert::ToV1 for crate::v2::NumberPropertySchema {
             maximum: self.maximum,
             default: self.default,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::NumberPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -11612,7 +12134,8 @@ impl crate::convert::ToV1 for crate::v2::PermissionOption {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PermissionOption, _>(self.additional_properties)?,
         })
     }
 }
@@ -11696,7 +12219,8 @@ impl crate::convert::ToV1 for crate::v2::PlanEntry {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PlanEntry, _>(self.additional_properties)?,
         })
     }
 }
@@ -11790,7 +12314,8 @@ impl crate::convert::ToV1 for crate::v2::PlanFile {
             },
             uri: self.uri,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PlanFile, _>(self.additional_properties)?,
         })
     }
 }
@@ -11850,7 +12375,8 @@ impl crate::convert::ToV1 for crate::v2::PlanItems {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PlanItems, _>(self.additional_properties)?,
         })
     }
 }
@@ -11877,7 +12403,8 @@ impl crate::convert::ToV1 for crate::v2::PlanMarkdown {
             },
             content: self.content,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PlanMarkdown, _>(self.additional_properties)?,
         })
     }
 }
@@ -11903,7 +12430,8 @@ impl crate::convert::ToV1 for crate::v2::PlanRemoved {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PlanRemoved, _>(self.additional_properties)?,
         })
     }
 }
@@ -11929,7 +12457,8 @@ impl crate::convert::ToV1 for crate::v2::PlanUpdate {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PlanUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -12015,7 +12544,8 @@ impl crate::convert::ToV1 for crate::v2::PromptRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::PromptRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -12058,7 +12588,11 @@ impl crate::convert::ToV1 for crate::v2::ProviderCurrentConfig {
             },
             base_url: self.base_url,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ProviderCurrentConfig,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12140,7 +12674,8 @@ impl crate::convert::ToV1 for crate::v2::ProviderInfo {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ProviderInfo, _>(self.additional_properties)?,
         })
     }
 }
@@ -12160,7 +12695,11 @@ impl crate::convert::ToV1 for crate::v2::ProvidersCapabilities {
     ) -> ::core::result::Result<crate::v1::ProvidersCapabilities, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::ProvidersCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ProvidersCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12201,7 +12740,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyNotification {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ProxyNotification, _>(self.additional_properties)?,
         })
     }
 }
@@ -12248,7 +12788,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyRequest {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ProxyRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -12354,7 +12895,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyResponseResult {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ProxyResponseResult, _>(self.additional_properties)?,
         })
     }
 }
@@ -12412,7 +12954,11 @@ impl crate::convert::ToV1 for crate::v2::ProxySuccessorNotification {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ProxySuccessorNotification,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12434,7 +12980,11 @@ impl crate::convert::ToV1 for crate::v2::ProxySuccessorRequest {
             method: self.method,
             params: self.params,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ProxySuccessorRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12503,7 +13053,11 @@ impl crate::convert::ToV1 for crate::v2::RequestPermissionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::RequestPermissionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12533,7 +13087,11 @@ impl crate::convert::ToV1 for crate::v2::RequiresActionStateUpdate {
         }
         ::core::result::Result::Ok(crate::v1::RequiresActionStateUpdate {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::RequiresActionStateUpdate,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12638,7 +13196,8 @@ impl crate::convert::ToV1 for crate::v2::ResourceLink {
             title: self.title,
             uri: self.uri,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ResourceLink, _>(self.additional_properties)?,
         })
     }
 }
@@ -12733,7 +13292,11 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ResumeSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12849,7 +13412,11 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ResumeSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12907,7 +13474,11 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::ResumeSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -12960,7 +13531,8 @@ impl crate::convert::ToV1 for crate::v2::RunningStateUpdate {
         }
         ::core::result::Result::Ok(crate::v1::RunningStateUpdate {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::RunningStateUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -12988,7 +13560,11 @@ impl crate::convert::ToV1 for crate::v2::SelectedPermissionOutcome {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SelectedPermissionOutcome,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13010,7 +13586,11 @@ impl crate::convert::ToV1 for crate::v2::SessionAdditionalDirectoriesCapabilitie
     > {
         ::core::result::Result::Ok(crate::v1::SessionAdditionalDirectoriesCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionAdditionalDirectoriesCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13033,7 +13613,11 @@ impl crate::convert::ToV1 for crate::v2::SessionArchiveCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::SessionArchiveCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionArchiveCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13090,7 +13674,11 @@ impl crate::convert::ToV1 for crate::v2::SessionCancelCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::SessionCancelCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionCancelCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13109,7 +13697,11 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigBoolean {
     ) -> ::core::result::Result<crate::v1::SessionConfigBoolean, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::SessionConfigBoolean {
             current_value: self.current_value,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionConfigBoolean,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13299,7 +13891,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelect {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionConfigSelect, _>(self.additional_properties)?,
         })
     }
 }
@@ -13345,7 +13938,11 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectGroup {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionConfigSelectGroup,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13375,7 +13972,11 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectOption {
             name: self.name,
             description: self.description,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionConfigSelectOption,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13467,7 +14068,11 @@ impl crate::convert::ToV1 for crate::v2::SessionDeleteCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::SessionDeleteCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionDeleteCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13490,7 +14095,11 @@ impl crate::convert::ToV1 for crate::v2::SessionForkCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::SessionForkCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionForkCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -13572,7 +14181,8 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
             title: self.title,
             updated_at: self.updated_at,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionInfo, _>(self.additional_properties)?,
         })
     }
 }
@@ -13639,7 +14249,8 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
             updated_at: self.updated_at,
             archived: self.archived,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionInfo, _>(self.additional_properties)?,
         })
     }
 }
@@ -13732,7 +14343,8 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionInfoUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -13931,7 +14543,8 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionMessage, _>(self.additional_properties)?,
         })
     }
 }
@@ -13963,7 +14576,8 @@ impl crate::convert::ToV1 for crate::v2::SessionMessageChunk {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionMessageChunk, _>(self.additional_properties)?,
         })
     }
 }
@@ -13994,7 +14608,8 @@ impl crate::convert::ToV1 for crate::v2::UpdateSessionNotification {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SessionNotification, _>(self.additional_properties)?,
         })
     }
 }
@@ -14044,7 +14659,11 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::SessionStatusCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionStatusCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14070,7 +14689,11 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionStatusRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14103,7 +14726,11 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionStatusResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14147,7 +14774,11 @@ impl crate::convert::ToV1 for crate::v2::SessionSystemPromptCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionSystemPromptCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14191,7 +14822,11 @@ impl crate::convert::ToV1 for crate::v2::SessionSystemPromptModeCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionSystemPromptModeCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14214,7 +14849,11 @@ impl crate::convert::ToV1 for crate::v2::SessionSystemPromptOverrideCapabilities
     > {
         ::core::result::Result::Ok(crate::v1::SessionSystemPromptOverrideCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionSystemPromptOverrideCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14237,7 +14876,11 @@ impl crate::convert::ToV1 for crate::v2::SessionTitleCapabilities {
     > {
         ::core::result::Result::Ok(crate::v1::SessionTitleCapabilities {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SessionTitleCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14271,7 +14914,8 @@ impl crate::convert::ToV1 for crate::v2::SetProviderRequest {
             base_url: self.base_url,
             headers: self.headers,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SetProviderRequest, _>(self.additional_properties)?,
         })
     }
 }
@@ -14291,7 +14935,8 @@ impl crate::convert::ToV1 for crate::v2::SetProviderResponse {
     ) -> ::core::result::Result<crate::v1::SetProviderResponse, crate::convert::Fail> {
         ::core::result::Result::Ok(crate::v1::SetProviderResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SetProviderResponse, _>(self.additional_properties)?,
         })
     }
 }
@@ -14313,7 +14958,11 @@ impl crate::convert::ToV1 for crate::v2::SetSessionConfigOptionRequestTypeBoolea
     > {
         ::core::result::Result::Ok(crate::v1::SetSessionConfigOptionRequestTypeBoolean {
             value: self.value,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SetSessionConfigOptionRequestTypeBoolean,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14354,7 +15003,11 @@ impl crate::convert::ToV1 for crate::v2::SetSessionConfigOptionResponse {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SetSessionConfigOptionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14384,7 +15037,11 @@ impl crate::convert::ToV1 for crate::v2::SetSessionTitleRequest {
             },
             title: self.title,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SetSessionTitleRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14408,7 +15065,11 @@ impl crate::convert::ToV1 for crate::v2::SetSessionTitleResponse {
         ::core::result::Result::Ok(crate::v1::SetSessionTitleResponse {
             title: self.title,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SetSessionTitleResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14506,7 +15167,11 @@ impl crate::convert::ToV1 for crate::v2::StringMultiSelectItems {
         ::core::result::Result::Ok(crate::v1::StringMultiSelectItems {
             r#enum: self.r#enum,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::StringMultiSelectItems,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14585,7 +15250,11 @@ impl crate::convert::ToV1 for crate::v2::StringPropertySchema {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::StringPropertySchema,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14629,7 +15298,11 @@ impl crate::convert::ToV1 for crate::v2::SubagentSessionCapabilities {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::SubagentSessionCapabilities,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -14858,7 +15531,8 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SubagentUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -14901,7 +15575,8 @@ impl crate::convert::ToV1 for crate::v2::SystemPrompt {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::SystemPrompt, _>(self.additional_properties)?,
         })
     }
 }
@@ -14979,7 +15654,8 @@ impl crate::convert::ToV1 for crate::v2::TerminalExitStatus {
             },
             signal: self.signal,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::TerminalExitStatus, _>(self.additional_properties)?,
         })
     }
 }
@@ -15036,7 +15712,8 @@ impl crate::convert::ToV1 for crate::v2::TextContent {
             },
             text: self.text,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::TextContent, _>(self.additional_properties)?,
         })
     }
 }
@@ -15081,7 +15758,11 @@ impl crate::convert::ToV1 for crate::v2::TextResourceContents {
             text: self.text,
             uri: self.uri,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::TextResourceContents,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -15120,7 +15801,11 @@ impl crate::convert::ToV1 for crate::v2::TitledMultiSelectItems {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::TitledMultiSelectItems,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -15208,7 +15893,8 @@ impl crate::convert::ToV1 for crate::v2::ToolCallLocation {
             },
             line: self.line,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ToolCallLocation, _>(self.additional_properties)?,
         })
     }
 }
@@ -15548,7 +16234,8 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::ToolCallUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -15611,7 +16298,11 @@ impl crate::convert::ToV1 for crate::v2::UnarchiveSessionRequest {
                 v
             },
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::UnarchiveSessionRequest,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -15634,7 +16325,11 @@ impl crate::convert::ToV1 for crate::v2::UnarchiveSessionResponse {
     > {
         ::core::result::Result::Ok(crate::v1::UnarchiveSessionResponse {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::UnarchiveSessionResponse,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -15661,7 +16356,8 @@ impl crate::convert::ToV1 for crate::v2::UnknownStateUpdate {
         }
         ::core::result::Result::Ok(crate::v1::UnknownStateUpdate {
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::UnknownStateUpdate, _>(self.additional_properties)?,
         })
     }
 }
@@ -15684,7 +16380,11 @@ impl crate::convert::ToV1 for crate::v2::TextCommandInput {
         ::core::result::Result::Ok(crate::v1::UnstructuredCommandInput {
             hint: self.hint,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<
+                    crate::v1::UnstructuredCommandInput,
+                    _,
+                >(self.additional_properties)?,
         })
     }
 }
@@ -15710,7 +16410,8 @@ impl crate::convert::ToV1 for crate::v2::Usage {
             cached_read_tokens: self.cached_read_tokens,
             cached_write_tokens: self.cached_write_tokens,
             meta: self.meta,
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::Usage, _>(self.additional_properties)?,
         })
     }
 }
@@ -15783,9 +16484,2162 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                 cx.leave();
                 v
             },
-            additional_properties: self.additional_properties,
+            additional_properties: cx
+                .extras::<crate::v1::UsageUpdate, _>(self.additional_properties)?,
         })
     }
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::AgentAuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["logout", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AgentAuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["status", "logout", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::AgentCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "loadSession",
+        "promptCapabilities",
+        "mcpCapabilities",
+        "sessionCapabilities",
+        "auth",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AgentCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "loadSession",
+        "promptCapabilities",
+        "mcpCapabilities",
+        "sessionCapabilities",
+        "auth",
+        "providers",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::AgentNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params"];
+}
+impl crate::convert::Properties for crate::v1::AgentRequest {
+    const PROPERTIES: &'static [&'static str] = &["id", "method", "params"];
+}
+impl crate::convert::Properties for crate::v1::AgentResponseError {
+    const PROPERTIES: &'static [&'static str] = &["id", "error"];
+}
+impl crate::convert::Properties for crate::v1::AgentResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["id", "result"];
+}
+impl crate::convert::Properties for crate::v1::Annotations {
+    const PROPERTIES: &'static [&'static str] = &[
+        "audience",
+        "lastModified",
+        "priority",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ArchiveSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ArchiveSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::AudioContent {
+    const PROPERTIES: &'static [&'static str] = &[
+        "annotations",
+        "data",
+        "mimeType",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AuthAccount {
+    const PROPERTIES: &'static [&'static str] = &[
+        "label",
+        "active",
+        "name",
+        "email",
+        "organization",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::AuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["terminal", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::AuthMethodAgent {
+    const PROPERTIES: &'static [&'static str] = &["id", "name", "description", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::AuthMethodTerminal {
+    const PROPERTIES: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "args",
+        "env",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AuthStatusCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AuthStatusRequest {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AuthStatusResponse {
+    const PROPERTIES: &'static [&'static str] = &["state", "accounts", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::AuthStatusUpdateNotification {
+    const PROPERTIES: &'static [&'static str] = &["state", "accounts", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::AuthenticateRequest {
+    const PROPERTIES: &'static [&'static str] = &["methodId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::AuthenticateResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::AvailableCommand {
+    const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "description",
+        "input",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::AvailableCommandsUpdate {
+    const PROPERTIES: &'static [&'static str] = &["availableCommands", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::BlobResourceContents {
+    const PROPERTIES: &'static [&'static str] = &["blob", "mimeType", "uri", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::BooleanConfigOptionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::BooleanPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "default",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::CancelNotification {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::CancelRequestNotification {
+    const PROPERTIES: &'static [&'static str] = &["requestId", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::ClientCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "fs",
+        "terminal",
+        "session",
+        "auth",
+        "elicitation",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ClientCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "fs",
+        "terminal",
+        "session",
+        "subagents",
+        "plan",
+        "auth",
+        "elicitation",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::ClientNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params"];
+}
+impl crate::convert::Properties for crate::v1::ClientRequest {
+    const PROPERTIES: &'static [&'static str] = &["id", "method", "params"];
+}
+impl crate::convert::Properties for crate::v1::ClientResponseError {
+    const PROPERTIES: &'static [&'static str] = &["id", "error"];
+}
+impl crate::convert::Properties for crate::v1::ClientResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["id", "result"];
+}
+impl crate::convert::Properties for crate::v1::ClientSessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "compaction",
+        "configOptions",
+        "notices",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::CloseSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::CloseSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::CompactionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[];
+}
+impl crate::convert::Properties for crate::v1::CompactionSummaryChunk {
+    const PROPERTIES: &'static [&'static str] = &["compactionId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::CompactionUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "compactionId",
+        "status",
+        "summary",
+        "error",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::CompleteElicitationNotification {
+    const PROPERTIES: &'static [&'static str] = &["elicitationId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ConfigOptionUpdate {
+    const PROPERTIES: &'static [&'static str] = &["configOptions", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::Content {
+    const PROPERTIES: &'static [&'static str] = &["content", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ContentChunk {
+    const PROPERTIES: &'static [&'static str] = &["content", "messageId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::Cost {
+    const PROPERTIES: &'static [&'static str] = &["amount", "currency", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::CreateElicitationRequest {
+    const PROPERTIES: &'static [&'static str] = &["message", "_meta", "mode"];
+}
+impl crate::convert::Properties for crate::v1::CreateElicitationResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta", "action"];
+}
+impl crate::convert::Properties for crate::v1::CreateTerminalRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "command",
+        "args",
+        "env",
+        "cwd",
+        "outputByteLimit",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::CreateTerminalResponse {
+    const PROPERTIES: &'static [&'static str] = &["terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::CurrentModeUpdate {
+    const PROPERTIES: &'static [&'static str] = &["currentModeId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::DeleteSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::DeleteSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::Diff {
+    const PROPERTIES: &'static [&'static str] = &["path", "oldText", "newText", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::DisableProviderRequest {
+    const PROPERTIES: &'static [&'static str] = &["providerId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::DisableProviderResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationAcceptAction {
+    const PROPERTIES: &'static [&'static str] = &["content"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["form", "url", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationFormCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationFormMode {
+    const PROPERTIES: &'static [&'static str] = &["requestedSchema"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationRequestScope {
+    const PROPERTIES: &'static [&'static str] = &["requestId"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationSchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "type",
+        "title",
+        "properties",
+        "required",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::ElicitationSessionScope {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "toolCallId"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationUrlCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::ElicitationUrlMode {
+    const PROPERTIES: &'static [&'static str] = &["elicitationId", "url"];
+}
+impl crate::convert::Properties for crate::v1::EmbeddedResource {
+    const PROPERTIES: &'static [&'static str] = &["annotations", "resource", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::EnumOption {
+    const PROPERTIES: &'static [&'static str] = &[
+        "const",
+        "title",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::EnvVariable {
+    const PROPERTIES: &'static [&'static str] = &["name", "value", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::Error {
+    const PROPERTIES: &'static [&'static str] = &["code", "message", "data"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ErrorStopReason {
+    const PROPERTIES: &'static [&'static str] = &["error"];
+}
+impl crate::convert::Properties for crate::v1::FileSystemCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "readTextFile",
+        "writeTextFile",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ForkSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ForkSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "modes",
+        "configOptions",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::HttpHeader {
+    const PROPERTIES: &'static [&'static str] = &["name", "value", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::IdleStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["usage", "_meta", "stopReason"];
+}
+impl crate::convert::Properties for crate::v1::ImageContent {
+    const PROPERTIES: &'static [&'static str] = &[
+        "annotations",
+        "data",
+        "mimeType",
+        "uri",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::Implementation {
+    const PROPERTIES: &'static [&'static str] = &["name", "title", "version", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::InitializeRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "protocolVersion",
+        "clientCapabilities",
+        "clientInfo",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::InitializeResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "protocolVersion",
+        "agentCapabilities",
+        "authMethods",
+        "agentInfo",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::IntegerPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minimum",
+        "maximum",
+        "default",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::KillTerminalRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::KillTerminalResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ListProvidersRequest {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ListProvidersResponse {
+    const PROPERTIES: &'static [&'static str] = &["providers", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::ListSessionsRequest {
+    const PROPERTIES: &'static [&'static str] = &["cwd", "cursor", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ListSessionsRequest {
+    const PROPERTIES: &'static [&'static str] = &["cwd", "cursor", "archived", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ListSessionsResponse {
+    const PROPERTIES: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::LoadSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "mcpServers",
+        "cwd",
+        "additionalDirectories",
+        "sessionId",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::LoadSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "mcpServers",
+        "cwd",
+        "additionalDirectories",
+        "sessionId",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::LoadSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["modes", "configOptions", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::LogoutCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::LogoutRequest {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::LogoutResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::McpCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["http", "sse", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::McpCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["http", "sse", "acp", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::McpError {
+    const PROPERTIES: &'static [&'static str] = &["code", "message", "data"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::McpServerAcp {
+    const PROPERTIES: &'static [&'static str] = &["name", "serverId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::McpServerHttp {
+    const PROPERTIES: &'static [&'static str] = &["name", "url", "headers", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::McpServerSse {
+    const PROPERTIES: &'static [&'static str] = &["name", "url", "headers", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::McpServerStdio {
+    const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "command",
+        "args",
+        "env",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::MessageMcpNotification {
+    const PROPERTIES: &'static [&'static str] = &[
+        "serverId",
+        "requestId",
+        "method",
+        "params",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::MessageMcpRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "serverId",
+        "requestId",
+        "method",
+        "params",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::MessageMcpResponseError {
+    const PROPERTIES: &'static [&'static str] = &["error", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::MessageMcpResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["result", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::MultiSelectPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minItems",
+        "maxItems",
+        "items",
+        "default",
+        "_meta",
+    ];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::NewSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::NewSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::NewSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "modes",
+        "configOptions",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::Notice {
+    const PROPERTIES: &'static [&'static str] = &[
+        "severity",
+        "title",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::NoticeCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[];
+}
+impl crate::convert::Properties for crate::v1::NumberPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minimum",
+        "maximum",
+        "default",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::PermissionOption {
+    const PROPERTIES: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::Plan {
+    const PROPERTIES: &'static [&'static str] = &["entries", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PlanCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::PlanEntry {
+    const PROPERTIES: &'static [&'static str] = &[
+        "content",
+        "priority",
+        "status",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PlanFile {
+    const PROPERTIES: &'static [&'static str] = &["planId", "uri", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PlanItems {
+    const PROPERTIES: &'static [&'static str] = &["planId", "entries", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PlanMarkdown {
+    const PROPERTIES: &'static [&'static str] = &["planId", "content", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PlanRemoved {
+    const PROPERTIES: &'static [&'static str] = &["planId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PlanUpdate {
+    const PROPERTIES: &'static [&'static str] = &["plan", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::PromptCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "image",
+        "audio",
+        "embeddedContext",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::PromptRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::PromptResponse {
+    const PROPERTIES: &'static [&'static str] = &["stopReason", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::PromptResponse {
+    const PROPERTIES: &'static [&'static str] = &["stopReason", "usage", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProviderCurrentConfig {
+    const PROPERTIES: &'static [&'static str] = &["apiType", "baseUrl", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProviderInfo {
+    const PROPERTIES: &'static [&'static str] = &[
+        "providerId",
+        "supported",
+        "required",
+        "current",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProvidersCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProxyNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProxyRequest {
+    const PROPERTIES: &'static [&'static str] = &["id", "method", "params"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProxyResponseError {
+    const PROPERTIES: &'static [&'static str] = &["id", "error"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProxyResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["id", "result"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProxySuccessorNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ProxySuccessorRequest {
+    const PROPERTIES: &'static [&'static str] = &["method", "params", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ReadTextFileRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "path",
+        "line",
+        "limit",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::ReadTextFileResponse {
+    const PROPERTIES: &'static [&'static str] = &["content", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ReleaseTerminalRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ReleaseTerminalResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::RequestPermissionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "toolCall",
+        "options",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::RequestPermissionResponse {
+    const PROPERTIES: &'static [&'static str] = &["outcome", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::RequiresActionStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::ResourceLink {
+    const PROPERTIES: &'static [&'static str] = &[
+        "annotations",
+        "description",
+        "mimeType",
+        "name",
+        "size",
+        "title",
+        "uri",
+        "_meta",
+    ];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::ResumeSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::ResumeSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::ResumeSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["modes", "configOptions", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::RunningStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::SelectedPermissionOutcome {
+    const PROPERTIES: &'static [&'static str] = &["optionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionAdditionalDirectoriesCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionArchiveCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionCancelCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::SessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "list",
+        "delete",
+        "additionalDirectories",
+        "resume",
+        "close",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "list",
+        "delete",
+        "additionalDirectories",
+        "systemPrompt",
+        "fork",
+        "archive",
+        "status",
+        "title",
+        "resume",
+        "close",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::SessionCloseCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionConfigBoolean {
+    const PROPERTIES: &'static [&'static str] = &["currentValue"];
+}
+impl crate::convert::Properties for crate::v1::SessionConfigOption {
+    const PROPERTIES: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "category",
+        "_meta",
+        "type",
+    ];
+}
+impl crate::convert::Properties for crate::v1::SessionConfigOptionsCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["boolean", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionConfigSelect {
+    const PROPERTIES: &'static [&'static str] = &["currentValue", "options"];
+}
+impl crate::convert::Properties for crate::v1::SessionConfigSelectGroup {
+    const PROPERTIES: &'static [&'static str] = &["group", "name", "options", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionConfigSelectOption {
+    const PROPERTIES: &'static [&'static str] = &[
+        "value",
+        "name",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::SessionDeleteCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionForkCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v1::SessionInfo {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "title",
+        "updatedAt",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionInfo {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "title",
+        "updatedAt",
+        "archived",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::SessionInfoUpdate {
+    const PROPERTIES: &'static [&'static str] = &["title", "updatedAt", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionListCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionMessage {
+    const PROPERTIES: &'static [&'static str] = &[
+        "messageId",
+        "senderSessionId",
+        "recipientSessionId",
+        "senderMessageId",
+        "recipientMessageId",
+        "content",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionMessageChunk {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionMode {
+    const PROPERTIES: &'static [&'static str] = &["id", "name", "description", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionModeState {
+    const PROPERTIES: &'static [&'static str] = &[
+        "currentModeId",
+        "availableModes",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::SessionNotification {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "update", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SessionResumeCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionStatusCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionStatusRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionStatusResponse {
+    const PROPERTIES: &'static [&'static str] = &["status", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionSystemPromptCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["mode", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionSystemPromptModeCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["override", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionSystemPromptOverrideCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SessionTitleCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SetProviderRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "providerId",
+        "apiType",
+        "baseUrl",
+        "headers",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SetProviderResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::SetSessionConfigOptionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "configId",
+        "_meta",
+        "type",
+    ];
+}
+impl crate::convert::Properties for crate::v1::SetSessionConfigOptionRequestTypeBoolean {
+    const PROPERTIES: &'static [&'static str] = &["value"];
+}
+impl crate::convert::Properties for crate::v1::SetSessionConfigOptionRequestTypeValueId {
+    const PROPERTIES: &'static [&'static str] = &["value"];
+}
+impl crate::convert::Properties for crate::v1::SetSessionConfigOptionResponse {
+    const PROPERTIES: &'static [&'static str] = &["configOptions", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SetSessionModeRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "modeId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::SetSessionModeResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SetSessionTitleRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "title", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SetSessionTitleResponse {
+    const PROPERTIES: &'static [&'static str] = &["title", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::StringMultiSelectItems {
+    const PROPERTIES: &'static [&'static str] = &["enum", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::StringPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "default",
+        "enum",
+        "oneOf",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SubagentCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SubagentSessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["cancel", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SubagentUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "title",
+        "description",
+        "capabilities",
+        "state",
+        "cwd",
+        "additionalDirectories",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::SystemPrompt {
+    const PROPERTIES: &'static [&'static str] = &["mode", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::Terminal {
+    const PROPERTIES: &'static [&'static str] = &["terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::TerminalExitStatus {
+    const PROPERTIES: &'static [&'static str] = &["exitCode", "signal", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::TerminalOutputRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::TerminalOutputResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "output",
+        "truncated",
+        "exitStatus",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::TextContent {
+    const PROPERTIES: &'static [&'static str] = &["annotations", "text", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::TextResourceContents {
+    const PROPERTIES: &'static [&'static str] = &["mimeType", "text", "uri", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::TitledMultiSelectItems {
+    const PROPERTIES: &'static [&'static str] = &["anyOf", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ToolCall {
+    const PROPERTIES: &'static [&'static str] = &[
+        "toolCallId",
+        "title",
+        "name",
+        "kind",
+        "status",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::ToolCallLocation {
+    const PROPERTIES: &'static [&'static str] = &["path", "line", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::ToolCallUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "toolCallId",
+        "kind",
+        "status",
+        "title",
+        "name",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::UnarchiveSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::UnarchiveSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::UnknownStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v1::UnstructuredCommandInput {
+    const PROPERTIES: &'static [&'static str] = &["hint", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v1::Usage {
+    const PROPERTIES: &'static [&'static str] = &[
+        "totalTokens",
+        "inputTokens",
+        "outputTokens",
+        "thoughtTokens",
+        "cachedReadTokens",
+        "cachedWriteTokens",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::UsageUpdate {
+    const PROPERTIES: &'static [&'static str] = &["used", "size", "cost", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::WaitForTerminalExitRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::WaitForTerminalExitResponse {
+    const PROPERTIES: &'static [&'static str] = &["exitCode", "signal", "_meta"];
+}
+impl crate::convert::Properties for crate::v1::WriteTextFileRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "path",
+        "content",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v1::WriteTextFileResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::AgentAuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AgentAuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["status", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::AgentCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["session", "auth", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AgentCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "session",
+        "auth",
+        "providers",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::AgentMessage {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::AgentNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params"];
+}
+impl crate::convert::Properties for crate::v2::AgentRequest {
+    const PROPERTIES: &'static [&'static str] = &["id", "method", "params"];
+}
+impl crate::convert::Properties for crate::v2::AgentResponseError {
+    const PROPERTIES: &'static [&'static str] = &["id", "error"];
+}
+impl crate::convert::Properties for crate::v2::AgentResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["id", "result"];
+}
+impl crate::convert::Properties for crate::v2::AgentThought {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::Annotations {
+    const PROPERTIES: &'static [&'static str] = &[
+        "audience",
+        "lastModified",
+        "priority",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ArchiveSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ArchiveSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::AudioContent {
+    const PROPERTIES: &'static [&'static str] = &[
+        "data",
+        "mimeType",
+        "annotations",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AuthAccount {
+    const PROPERTIES: &'static [&'static str] = &[
+        "label",
+        "active",
+        "name",
+        "email",
+        "organization",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::AuthMethodAgent {
+    const PROPERTIES: &'static [&'static str] = &[
+        "methodId",
+        "name",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::AuthMethodTerminal {
+    const PROPERTIES: &'static [&'static str] = &[
+        "methodId",
+        "name",
+        "description",
+        "args",
+        "env",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AuthStatusCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AuthStatusRequest {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AuthStatusResponse {
+    const PROPERTIES: &'static [&'static str] = &["state", "accounts", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::AuthStatusUpdateNotification {
+    const PROPERTIES: &'static [&'static str] = &["state", "accounts", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::AvailableCommandsUpdate {
+    const PROPERTIES: &'static [&'static str] = &["availableCommands", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::BackgroundSubagent {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::BackgroundTerminal {
+    const PROPERTIES: &'static [&'static str] = &["terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::BackgroundToolCall {
+    const PROPERTIES: &'static [&'static str] = &["toolCallId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::BlobResourceContents {
+    const PROPERTIES: &'static [&'static str] = &["blob", "uri", "mimeType", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::BooleanPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "default",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::CancelRequestNotification {
+    const PROPERTIES: &'static [&'static str] = &["requestId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CancelSessionNotification {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CancelTerminalRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CancelTerminalResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::CancelToolCallRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "toolCallId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CancelToolCallResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::CancelledPermissionOutcome {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::ClientAuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["terminal", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ClientCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["auth", "elicitation", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ClientNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params"];
+}
+impl crate::convert::Properties for crate::v2::ClientRequest {
+    const PROPERTIES: &'static [&'static str] = &["id", "method", "params"];
+}
+impl crate::convert::Properties for crate::v2::ClientResponseError {
+    const PROPERTIES: &'static [&'static str] = &["id", "error"];
+}
+impl crate::convert::Properties for crate::v2::ClientResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["id", "result"];
+}
+impl crate::convert::Properties for crate::v2::CloseSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CloseSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::Command {
+    const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "description",
+        "input",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::CommandPermissionSubject {
+    const PROPERTIES: &'static [&'static str] = &[
+        "command",
+        "cwd",
+        "toolCallId",
+        "terminalId",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::CompactionSummaryChunk {
+    const PROPERTIES: &'static [&'static str] = &["compactionId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CompactionUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "compactionId",
+        "status",
+        "summary",
+        "error",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::CompleteElicitationNotification {
+    const PROPERTIES: &'static [&'static str] = &["elicitationId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ConfigOptionUpdate {
+    const PROPERTIES: &'static [&'static str] = &["configOptions", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::Content {
+    const PROPERTIES: &'static [&'static str] = &["content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ContentChunk {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::Cost {
+    const PROPERTIES: &'static [&'static str] = &["amount", "currency", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::CreateElicitationRequest {
+    const PROPERTIES: &'static [&'static str] = &["message", "_meta", "mode"];
+}
+impl crate::convert::Properties for crate::v2::CreateElicitationResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta", "action"];
+}
+impl crate::convert::Properties for crate::v2::DeleteSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::DeleteSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::Diff {
+    const PROPERTIES: &'static [&'static str] = &["changes", "patch", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::DiffChange {
+    const PROPERTIES: &'static [&'static str] = &[
+        "fileType",
+        "mimeType",
+        "_meta",
+        "operation",
+    ];
+}
+impl crate::convert::Properties for crate::v2::DiffPatch {
+    const PROPERTIES: &'static [&'static str] = &["format", "text", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::DiffPathChange {
+    const PROPERTIES: &'static [&'static str] = &["path"];
+}
+impl crate::convert::Properties for crate::v2::DiffPathPairChange {
+    const PROPERTIES: &'static [&'static str] = &["oldPath", "path"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::DisableProviderRequest {
+    const PROPERTIES: &'static [&'static str] = &["providerId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::DisableProviderResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationAcceptAction {
+    const PROPERTIES: &'static [&'static str] = &["content"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["form", "url", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationFormCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationFormMode {
+    const PROPERTIES: &'static [&'static str] = &["requestedSchema"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationRequestScope {
+    const PROPERTIES: &'static [&'static str] = &["requestId"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationSchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "type",
+        "title",
+        "properties",
+        "required",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::ElicitationSessionScope {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "toolCallId"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationUrlCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::ElicitationUrlMode {
+    const PROPERTIES: &'static [&'static str] = &["elicitationId", "url"];
+}
+impl crate::convert::Properties for crate::v2::EmbeddedResource {
+    const PROPERTIES: &'static [&'static str] = &["resource", "annotations", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::EnumOption {
+    const PROPERTIES: &'static [&'static str] = &[
+        "const",
+        "title",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::EnvVariable {
+    const PROPERTIES: &'static [&'static str] = &["name", "value", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::Error {
+    const PROPERTIES: &'static [&'static str] = &["code", "message", "data"];
+}
+impl crate::convert::Properties for crate::v2::ErrorStopReason {
+    const PROPERTIES: &'static [&'static str] = &["error"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ForkSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ForkSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "configOptions",
+        "availableCommands",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::HttpHeader {
+    const PROPERTIES: &'static [&'static str] = &["name", "value", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::Icon {
+    const PROPERTIES: &'static [&'static str] = &[
+        "src",
+        "mimeType",
+        "sizes",
+        "theme",
+        "_meta",
+    ];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::IdleStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["background", "_meta", "stopReason"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::IdleStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "usage",
+        "background",
+        "_meta",
+        "stopReason",
+    ];
+}
+impl crate::convert::Properties for crate::v2::ImageContent {
+    const PROPERTIES: &'static [&'static str] = &[
+        "data",
+        "mimeType",
+        "uri",
+        "annotations",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::Implementation {
+    const PROPERTIES: &'static [&'static str] = &["name", "title", "version", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::InitializeRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "protocolVersion",
+        "info",
+        "capabilities",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::InitializeResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "protocolVersion",
+        "info",
+        "capabilities",
+        "authMethods",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::IntegerPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minimum",
+        "maximum",
+        "default",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ListProvidersRequest {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ListProvidersResponse {
+    const PROPERTIES: &'static [&'static str] = &["providers", "_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::ListSessionsRequest {
+    const PROPERTIES: &'static [&'static str] = &["cwd", "cursor", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ListSessionsRequest {
+    const PROPERTIES: &'static [&'static str] = &["cwd", "cursor", "archived", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ListSessionsResponse {
+    const PROPERTIES: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::LoginAuthRequest {
+    const PROPERTIES: &'static [&'static str] = &["methodId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::LoginAuthResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::LogoutAuthRequest {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::LogoutAuthResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::McpAcpCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::McpCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["stdio", "http", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::McpCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["stdio", "http", "acp", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::McpError {
+    const PROPERTIES: &'static [&'static str] = &["code", "message", "data"];
+}
+impl crate::convert::Properties for crate::v2::McpHttpCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::McpServerAcp {
+    const PROPERTIES: &'static [&'static str] = &["name", "serverId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::McpServerHttp {
+    const PROPERTIES: &'static [&'static str] = &["name", "url", "headers", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::McpServerStdio {
+    const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "command",
+        "args",
+        "env",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::McpStdioCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::MessageMcpNotification {
+    const PROPERTIES: &'static [&'static str] = &[
+        "serverId",
+        "requestId",
+        "method",
+        "params",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::MessageMcpRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "serverId",
+        "requestId",
+        "method",
+        "params",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::MessageMcpResponseError {
+    const PROPERTIES: &'static [&'static str] = &["error", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::MessageMcpResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["result", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::MultiSelectPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minItems",
+        "maxItems",
+        "items",
+        "default",
+        "_meta",
+    ];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::NewSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::NewSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::NewSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "configOptions",
+        "availableCommands",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::Notice {
+    const PROPERTIES: &'static [&'static str] = &[
+        "severity",
+        "title",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::NumberPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minimum",
+        "maximum",
+        "default",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::PermissionOption {
+    const PROPERTIES: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::PlanEntry {
+    const PROPERTIES: &'static [&'static str] = &[
+        "content",
+        "priority",
+        "status",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::PlanFile {
+    const PROPERTIES: &'static [&'static str] = &["planId", "uri", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::PlanItems {
+    const PROPERTIES: &'static [&'static str] = &["planId", "entries", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::PlanMarkdown {
+    const PROPERTIES: &'static [&'static str] = &["planId", "content", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::PlanRemoved {
+    const PROPERTIES: &'static [&'static str] = &["planId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::PlanUpdate {
+    const PROPERTIES: &'static [&'static str] = &["plan", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::PromptAudioCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::PromptCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "image",
+        "audio",
+        "embeddedContext",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::PromptEmbeddedContextCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::PromptImageCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::PromptRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::PromptResponse {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProviderCurrentConfig {
+    const PROPERTIES: &'static [&'static str] = &["apiType", "baseUrl", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProviderInfo {
+    const PROPERTIES: &'static [&'static str] = &[
+        "providerId",
+        "supported",
+        "required",
+        "current",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProvidersCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProxyNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProxyRequest {
+    const PROPERTIES: &'static [&'static str] = &["id", "method", "params"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProxyResponseError {
+    const PROPERTIES: &'static [&'static str] = &["id", "error"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProxyResponseResult {
+    const PROPERTIES: &'static [&'static str] = &["id", "result"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProxySuccessorNotification {
+    const PROPERTIES: &'static [&'static str] = &["method", "params", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ProxySuccessorRequest {
+    const PROPERTIES: &'static [&'static str] = &["method", "params", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ReplayFromStart {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::RequestPermissionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "title",
+        "description",
+        "subject",
+        "options",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::RequestPermissionResponse {
+    const PROPERTIES: &'static [&'static str] = &["outcome", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::RequiresActionStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["background", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ResourceLink {
+    const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "uri",
+        "title",
+        "description",
+        "icons",
+        "mimeType",
+        "size",
+        "annotations",
+        "_meta",
+    ];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::ResumeSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "replayFrom",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::ResumeSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "mcpServers",
+        "replayFrom",
+        "systemPrompt",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::ResumeSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &[
+        "configOptions",
+        "availableCommands",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::RunningStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["background", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::SelectedPermissionOutcome {
+    const PROPERTIES: &'static [&'static str] = &["optionId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::SessionAdditionalDirectoriesCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionArchiveCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionCancelCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::SessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "prompt",
+        "mcp",
+        "delete",
+        "additionalDirectories",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &[
+        "prompt",
+        "mcp",
+        "delete",
+        "additionalDirectories",
+        "systemPrompt",
+        "fork",
+        "archive",
+        "status",
+        "title",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::SessionConfigBoolean {
+    const PROPERTIES: &'static [&'static str] = &["currentValue"];
+}
+impl crate::convert::Properties for crate::v2::SessionConfigOption {
+    const PROPERTIES: &'static [&'static str] = &[
+        "configId",
+        "name",
+        "description",
+        "category",
+        "_meta",
+        "type",
+    ];
+}
+impl crate::convert::Properties for crate::v2::SessionConfigSelect {
+    const PROPERTIES: &'static [&'static str] = &["currentValue", "options"];
+}
+impl crate::convert::Properties for crate::v2::SessionConfigSelectGroup {
+    const PROPERTIES: &'static [&'static str] = &["groupId", "name", "options", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::SessionConfigSelectOption {
+    const PROPERTIES: &'static [&'static str] = &[
+        "value",
+        "name",
+        "description",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::SessionDeleteCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionForkCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(not(feature = "unstable"))]
+impl crate::convert::Properties for crate::v2::SessionInfo {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "title",
+        "updatedAt",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionInfo {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "cwd",
+        "additionalDirectories",
+        "title",
+        "updatedAt",
+        "archived",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::SessionInfoUpdate {
+    const PROPERTIES: &'static [&'static str] = &["title", "updatedAt", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionMessage {
+    const PROPERTIES: &'static [&'static str] = &[
+        "messageId",
+        "senderSessionId",
+        "recipientSessionId",
+        "senderMessageId",
+        "recipientMessageId",
+        "content",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionMessageChunk {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::SessionNotFoundErrorData {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionStatusCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionStatusRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionStatusResponse {
+    const PROPERTIES: &'static [&'static str] = &["status", "state", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionSystemPromptCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["mode", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionSystemPromptModeCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["override", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionSystemPromptOverrideCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SessionTitleCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SetProviderRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "providerId",
+        "apiType",
+        "baseUrl",
+        "headers",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SetProviderResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::SetSessionConfigOptionRequest {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "configId",
+        "_meta",
+        "type",
+    ];
+}
+impl crate::convert::Properties for crate::v2::SetSessionConfigOptionRequestTypeBoolean {
+    const PROPERTIES: &'static [&'static str] = &["value"];
+}
+impl crate::convert::Properties for crate::v2::SetSessionConfigOptionRequestTypeId {
+    const PROPERTIES: &'static [&'static str] = &["value"];
+}
+impl crate::convert::Properties for crate::v2::SetSessionConfigOptionResponse {
+    const PROPERTIES: &'static [&'static str] = &["configOptions", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SetSessionTitleRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "title", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SetSessionTitleResponse {
+    const PROPERTIES: &'static [&'static str] = &["title", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::StringMultiSelectItems {
+    const PROPERTIES: &'static [&'static str] = &["enum", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::StringPropertySchema {
+    const PROPERTIES: &'static [&'static str] = &[
+        "title",
+        "description",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "default",
+        "enum",
+        "oneOf",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SubagentSessionCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["cancel", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SubagentUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "sessionId",
+        "title",
+        "description",
+        "capabilities",
+        "state",
+        "cwd",
+        "additionalDirectories",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::SystemPrompt {
+    const PROPERTIES: &'static [&'static str] = &["mode", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::Terminal {
+    const PROPERTIES: &'static [&'static str] = &["terminalId", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalAuthCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalCancelCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["cancel", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalExitStatus {
+    const PROPERTIES: &'static [&'static str] = &["exitCode", "signal", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalOutput {
+    const PROPERTIES: &'static [&'static str] = &["data", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalOutputChunk {
+    const PROPERTIES: &'static [&'static str] = &["terminalId", "data", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalSize {
+    const PROPERTIES: &'static [&'static str] = &["cols", "rows", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TerminalUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "terminalId",
+        "command",
+        "cwd",
+        "output",
+        "exitStatus",
+        "size",
+        "capabilities",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::TextCommandInput {
+    const PROPERTIES: &'static [&'static str] = &["hint", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TextContent {
+    const PROPERTIES: &'static [&'static str] = &["text", "annotations", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TextResourceContents {
+    const PROPERTIES: &'static [&'static str] = &["text", "uri", "mimeType", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::TitledMultiSelectItems {
+    const PROPERTIES: &'static [&'static str] = &["anyOf", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ToolCallCancelCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+impl crate::convert::Properties for crate::v2::ToolCallCapabilities {
+    const PROPERTIES: &'static [&'static str] = &["cancel", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ToolCallContentChunk {
+    const PROPERTIES: &'static [&'static str] = &["toolCallId", "content", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ToolCallLocation {
+    const PROPERTIES: &'static [&'static str] = &["path", "line", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ToolCallPermissionSubject {
+    const PROPERTIES: &'static [&'static str] = &["toolCall", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::ToolCallUpdate {
+    const PROPERTIES: &'static [&'static str] = &[
+        "toolCallId",
+        "name",
+        "title",
+        "kind",
+        "status",
+        "content",
+        "locations",
+        "rawInput",
+        "rawOutput",
+        "capabilities",
+        "_meta",
+    ];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::UnarchiveSessionRequest {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::UnarchiveSessionResponse {
+    const PROPERTIES: &'static [&'static str] = &["_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::UnknownStateUpdate {
+    const PROPERTIES: &'static [&'static str] = &["background", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::UnsupportedProtocolVersionErrorData {
+    const PROPERTIES: &'static [&'static str] = &["requested", "supported", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::UpdateSessionNotification {
+    const PROPERTIES: &'static [&'static str] = &["sessionId", "update", "_meta"];
+}
+#[cfg(feature = "unstable")]
+impl crate::convert::Properties for crate::v2::Usage {
+    const PROPERTIES: &'static [&'static str] = &[
+        "totalTokens",
+        "inputTokens",
+        "outputTokens",
+        "thoughtTokens",
+        "cachedReadTokens",
+        "cachedWriteTokens",
+        "_meta",
+    ];
+}
+impl crate::convert::Properties for crate::v2::UsageUpdate {
+    const PROPERTIES: &'static [&'static str] = &["used", "size", "cost", "_meta"];
+}
+impl crate::convert::Properties for crate::v2::UserMessage {
+    const PROPERTIES: &'static [&'static str] = &["messageId", "content", "_meta"];
 }
 #[cfg(not(feature = "unstable"))]
 impl crate::convert::UnstableFields for crate::v1::AgentCapabilities {}

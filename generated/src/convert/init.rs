@@ -75,7 +75,7 @@ impl ToV2 for v1::InitializeRequest {
         let mut out = v2::InitializeRequest::new(v2::ProtocolVersion(version), info);
         out.capabilities = cx.at("clientCapabilities", |cx| self.client_capabilities.to_v2(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -89,7 +89,7 @@ impl ToV1 for v2::InitializeRequest {
         out.client_info = Nullable::Value(cx.at("info", |cx| self.info.to_v1(cx))?);
         out.client_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -107,7 +107,7 @@ impl ToV2 for v1::InitializeResponse {
         out.capabilities = Some(cx.at("agentCapabilities", |cx| caps.to_v2(cx))?);
         out.auth_methods = cx.at("authMethods", |cx| self.auth_methods.to_v2(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -122,7 +122,7 @@ impl ToV1 for v2::InitializeResponse {
         out.agent_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
         out.auth_methods = cx.at("authMethods", |cx| self.auth_methods.to_v1(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -162,7 +162,7 @@ impl ToV2 for v1::AgentCapabilities {
             None => Nullable::Absent,
         };
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -195,7 +195,7 @@ impl ToV1 for v2::AgentCapabilities {
             _ => None,
         };
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -218,7 +218,7 @@ impl ToV2 for v1::SessionCapabilities {
         out.delete = cx.at("delete", |cx| self.delete.to_v2(cx))?;
         out.additional_directories = cx.at("additionalDirectories", |cx| self.additional_directories.to_v2(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -241,7 +241,7 @@ impl ToV1 for v2::SessionCapabilities {
         out.delete = cx.at("delete", |cx| self.delete.to_v1(cx))?;
         out.additional_directories = cx.at("additionalDirectories", |cx| self.additional_directories.to_v1(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -255,7 +255,7 @@ impl ToV2 for v1::PromptCapabilities {
         out.audio = marker(self.audio);
         out.embedded_context = marker(self.embedded_context);
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -269,7 +269,7 @@ impl ToV1 for v2::PromptCapabilities {
         out.audio = flag(&self.audio, "audio", cx)?;
         out.embedded_context = flag(&self.embedded_context, "embeddedContext", cx)?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -286,7 +286,7 @@ impl ToV2 for v1::McpCapabilities {
         out.stdio = Nullable::Value(v2::McpStdioCapabilities::default());
         out.http = marker(self.http);
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -305,7 +305,7 @@ impl ToV1 for v2::McpCapabilities {
         let mut out = v1::McpCapabilities::default();
         out.http = flag(&self.http, "http", cx)?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -336,12 +336,12 @@ impl ToV2 for v1::ClientCapabilities {
             let mut auth = v2::ClientAuthCapabilities::default();
             auth.terminal = marker(a.terminal);
             auth.meta = a.meta;
-            auth.additional_properties = a.additional_properties;
+            auth.additional_properties = cx.extras_for(&auth, a.additional_properties)?;
             out.auth = Nullable::Value(auth);
         }
         out.elicitation = cx.at("elicitation", |cx| self.elicitation.to_v2(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -355,12 +355,12 @@ impl ToV1 for v2::ClientCapabilities {
             let mut auth = v1::AuthCapabilities::default();
             auth.terminal = cx.at("auth", |cx| flag(&a.terminal, "terminal", cx))?;
             auth.meta = a.meta;
-            auth.additional_properties = a.additional_properties;
+            auth.additional_properties = cx.extras_for(&auth, a.additional_properties)?;
             out.auth = Some(auth);
         }
         out.elicitation = cx.at("elicitation", |cx| self.elicitation.to_v1(cx))?;
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -408,7 +408,7 @@ impl ToV2 for v1::AuthMethodTerminal {
         // A map of variables becomes a list of name/value pairs.
         out.env = self.env.map(|m| m.into_iter().map(|(k, v)| v2::EnvVariable::new(k, v)).collect());
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -437,7 +437,7 @@ impl ToV1 for v2::AuthMethodTerminal {
             out.env = Some(map);
         }
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -486,7 +486,7 @@ impl ToV2 for v1::SetSessionConfigOptionRequest {
             v1::SetSessionConfigOptionRequestType::ValueId(mut v) => {
                 v.additional_properties.remove("type");
                 let mut id = v2::SetSessionConfigOptionRequestTypeId::new(v.value.to_v2(cx)?);
-                id.additional_properties = v.additional_properties;
+                id.additional_properties = cx.extras_for(&id, v.additional_properties)?;
                 v2::SetSessionConfigOptionRequestType::Id(id)
             }
             v1::SetSessionConfigOptionRequestType::Boolean(b) => {
@@ -508,7 +508,7 @@ impl ToV1 for v2::SetSessionConfigOptionRequest {
         let ty = match self.r#type {
             v2::SetSessionConfigOptionRequestType::Id(v) => {
                 let mut id = v1::SetSessionConfigOptionRequestTypeValueId::new(v.value.to_v1(cx)?);
-                id.additional_properties = v.additional_properties;
+                id.additional_properties = cx.extras_for(&id, v.additional_properties)?;
                 v1::SetSessionConfigOptionRequestType::ValueId(id)
             }
             v2::SetSessionConfigOptionRequestType::Boolean(b) => {

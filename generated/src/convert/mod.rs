@@ -138,6 +138,43 @@ enum Seg {
     Index(usize),
 }
 
+/// The property names of a definition's object (generated for every struct
+/// of both versions): what [`Cx::extras`] keeps out of the unknown properties
+/// it carries over.
+pub(crate) trait Properties {
+    /// The wire names, in schema order.
+    const PROPERTIES: &'static [&'static str];
+}
+
+/// A map of unknown properties ([`Extra`](crate::runtime::Extra) or a JSON
+/// object).
+pub(crate) trait Unknown {
+    /// Whether there are none.
+    fn none(&self) -> bool;
+    /// Removes `key`; whether it was there.
+    fn take(&mut self, key: &str) -> bool;
+}
+
+impl Unknown for crate::runtime::Extra {
+    #[inline]
+    fn none(&self) -> bool {
+        self.is_empty()
+    }
+    fn take(&mut self, key: &str) -> bool {
+        self.remove(key).is_some()
+    }
+}
+
+impl Unknown for crate::runtime::JsonObject {
+    #[inline]
+    fn none(&self) -> bool {
+        self.is_empty()
+    }
+    fn take(&mut self, key: &str) -> bool {
+        self.shift_remove(key).is_some()
+    }
+}
+
 /// The state of one conversion: where in the source value it is, the losses
 /// so far, and whether a loss stops it (strict mode).
 #[derive(Debug, Default)]
@@ -235,6 +272,35 @@ impl Cx {
     /// Records a `dropped` loss for a source value that has no target form.
     pub fn dropped(&mut self, detail: impl Into<String>) -> Result<(), Fail> {
         self.loss(LossKind::Dropped, detail)
+    }
+
+    /// The unknown properties of a source object, to be kept on its target
+    /// of type `T`: one that `T` names (an unknown v1 property `info` on a v1
+    /// `initialize` is v2's required `info`) is dropped with a `dropped` loss
+    /// at its pointer. Passed on, it would be written beside the target's own
+    /// member of that name (a JSON object naming a member twice), or be read
+    /// as that member although its meaning in the source version is unknown.
+    #[inline]
+    pub(crate) fn extras<T: Properties, E: Unknown>(&mut self, mut extra: E) -> Result<E, Fail> {
+        if extra.none() {
+            return Ok(extra);
+        }
+        for name in T::PROPERTIES {
+            if extra.take(name) {
+                self.enter(name);
+                let r = self.dropped("a property the source version does not name, which the target version does");
+                self.leave();
+                r?;
+            }
+        }
+        Ok(extra)
+    }
+
+    /// [`Cx::extras`] for the type of `target` (`out.additional_properties =
+    /// cx.extras_for(&out, self.additional_properties)?`).
+    #[inline]
+    pub(crate) fn extras_for<T: Properties, E: Unknown>(&mut self, _target: &T, extra: E) -> Result<E, Fail> {
+        self.extras::<T, E>(extra)
     }
 
     /// A made-up opaque id (`converted-1`, `converted-2`, ...), unique within

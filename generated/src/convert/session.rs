@@ -50,7 +50,7 @@ pub(crate) fn tool_call_to_v2(t: v1::ToolCall, cx: &mut Cx) -> R<v2::ToolCallUpd
         Nullable::Value(m) => Patch::Set(m),
         _ => Patch::Keep,
     };
-    u.additional_properties = t.additional_properties;
+    u.additional_properties = cx.extras_for(&u, t.additional_properties)?;
     Ok(u)
 }
 
@@ -58,7 +58,7 @@ pub(crate) fn tool_call_to_v2(t: v1::ToolCall, cx: &mut Cx) -> R<v2::ToolCallUpd
 pub(crate) fn plan_to_v2(p: v1::Plan, cx: &mut Cx) -> R<v2::PlanUpdate> {
     let entries = cx.at("entries", |cx| p.entries.to_v2(cx))?;
     let mut items = v2::PlanItems::new(v2::PlanId(super::id(MAIN_PLAN.to_owned())), entries);
-    items.additional_properties = p.additional_properties;
+    items.additional_properties = cx.extras_for(&items, p.additional_properties)?;
     let mut out = v2::PlanUpdate::new(v2::PlanUpdateContent::Items(items));
     out.meta = p.meta;
     Ok(out)
@@ -81,7 +81,7 @@ pub(crate) fn plan_to_v1(p: v2::PlanUpdate, cx: &mut Cx) -> R<v1::Plan> {
             }
             let mut out = v1::Plan::new(entries);
             out.meta = p.meta;
-            out.additional_properties = items.additional_properties;
+            out.additional_properties = cx.extras_for(&out, items.additional_properties)?;
             for (k, v) in p.additional_properties.iter() {
                 if out.additional_properties.get(k).is_none() {
                     out.additional_properties.insert(k.clone(), v.clone());
@@ -181,7 +181,7 @@ impl ToV2 for v1::PromptResponse {
         )?;
         let mut out = v2::PromptResponse::new(v2::MessageId(super::id(cx.fresh_id())));
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }

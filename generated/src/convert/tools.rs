@@ -43,7 +43,7 @@ impl ToV2 for v1::RequestPermissionRequest {
         out.subject =
             Nullable::Value(v2::RequestPermissionSubject::ToolCall(v2::ToolCallPermissionSubject::new(tool_call)));
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }
@@ -94,7 +94,7 @@ impl ToV1 for v2::RequestPermissionRequest {
         let options = cx.at("options", |cx| self.options.to_v1(cx))?;
         let mut out = v1::RequestPermissionRequest::new(session_id, tool_call, options);
         out.meta = self.meta;
-        out.additional_properties = self.additional_properties;
+        out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
     }
 }

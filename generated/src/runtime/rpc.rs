@@ -509,8 +509,12 @@ impl<'a> RawMessage<'a> {
         }
         let raw: RawMessage<'a> = match serde_json::from_str(text) {
             Ok(raw) => raw,
-            Err(e) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => return Err(not_json(e)),
             Err(e) => {
+                // Text that is not JSON is reported by its syntax error, even
+                // when the envelope met a member of the wrong type first.
+                if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                    return Err(not_json(syntax));
+                }
                 let message = format!("not a JSON-RPC message: {e}");
                 // Answer with the id when the object has a readable one.
                 let members = serde_json::from_str::<std::collections::HashMap<String, &RawValue>>(text).ok();

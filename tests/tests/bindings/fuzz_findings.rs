@@ -157,7 +157,7 @@ fn a_schema_error_quoting_a_newline_is_one_line() {
 /// Schemas the `lower` target's entry point once panicked or hung on (an
 /// `x-method` with no Rust name, an alias cycle, an empty `enum`, a
 /// fractional integer `const`, two methods with one variant name), and every
-/// other bad fixture: one-line errors naming the file and a pointer.
+/// other bad fixture: errors of one line each, naming the file and a pointer.
 #[test]
 fn every_bad_schema_is_a_one_line_error_from_the_fuzzed_entry_point() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schema/fixtures/bad");
@@ -167,8 +167,9 @@ fn every_bad_schema_is_a_one_line_error_from_the_fuzzed_entry_point() {
         let Ok(schema) = serde_json::from_str::<Value>(&std::fs::read_to_string(&path).unwrap()) else { continue };
         let e = xtask::codegen::render_schema(std::path::Path::new("fuzz.json"), &schema, "fuzz")
             .expect_err(&path.display().to_string());
+        // One line per problem (a file can have several), each naming the file and a pointer.
         let shown = e.to_string();
-        assert!(!shown.contains('\n') && shown.starts_with("fuzz.json: #"), "{}: {shown}", path.display());
+        assert!(shown.lines().all(|l| l.starts_with("fuzz.json: #")), "{}: {shown}", path.display());
         seen += 1;
     }
     assert!(seen >= 15, "{seen} bad fixtures");
@@ -197,5 +198,25 @@ fn a_discriminator_named_twice_is_an_error() {
         assert_eq!(ours, theirs, "{text}");
         let line = format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{text}}}"#);
         assert!(v2::rpc::Message::decode(&line, |_| None).is_err(), "{line}");
+    }
+}
+
+/// A line that is not JSON is answered with serde_json's syntax error on it
+/// (the `json_decode` target): once, a member of the wrong type before the
+/// syntax error (`"method": 5` in a cut line) was reported instead, as
+/// "not JSON: invalid type ...".
+#[test]
+fn a_line_that_is_not_json_reports_its_syntax_error() {
+    for line in
+        ["{", r#"{"jsonrpc":"2.0","method":5,"#, r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1}"#, "nope"]
+    {
+        let syntax = serde_json::from_str::<serde::de::IgnoredAny>(line).unwrap_err().to_string();
+        for e in [
+            v1::rpc::Message::decode(line, |_| None).unwrap_err(),
+            v2::rpc::Message::decode(line, |_| None).unwrap_err(),
+        ] {
+            assert_eq!(e.code(), -32700, "{line}: {e}");
+            assert!(e.to_string().starts_with(&format!("not JSON: {syntax}")), "{line}: {e} against {syntax}");
+        }
     }
 }

@@ -9,7 +9,12 @@ use crate::model::{Def, Direction, Kind, MethodKind, Module, Payload, Use};
 
 /// Fills `refs`, the payload roles and `direction` of every definition.
 pub(super) fn link(module: &mut Module, file: &str) -> Result<()> {
-    no_alias_cycles(module, file)?;
+    let mut errors = Vec::new();
+    no_alias_cycles(module, file, &mut errors);
+    if !errors.is_empty() {
+        // What follows walks aliases to their end.
+        return Error::all(errors);
+    }
     for d in &mut module.defs {
         fill_refs(d);
     }
@@ -18,28 +23,25 @@ pub(super) fn link(module: &mut Module, file: &str) -> Result<()> {
     for d in &mut module.defs {
         let Some(m) = &mut d.method else { continue };
         match roles.get(&d.name) {
-            Some(kinds) if kinds.len() > 1 => {
-                return Err(Error::Schema {
-                    file: file.into(),
-                    pointer: format!("#{}", d.pointer),
-                    message: format!("`{}` is carried by envelopes of different roles: {kinds:?}", d.name),
-                })
-            }
+            Some(kinds) if kinds.len() > 1 => errors.push(Error::Schema {
+                file: file.into(),
+                pointer: format!("#{}", d.pointer),
+                message: format!("`{}` is carried by envelopes of different roles: {kinds:?}", d.name),
+            }),
             Some(kinds) => m.kind = *kinds.iter().next().expect("one role"),
             None if ["Request", "Response", "Notification"].iter().any(|s| d.name.ends_with(s)) => {}
-            None => {
-                return Err(Error::Schema {
-                    file: file.into(),
-                    pointer: format!("#{}", d.pointer),
-                    message: format!(
-                        "`{}` has `x-method` but no envelope carries it and its name does not end in Request, Response or Notification",
-                        d.name
-                    ),
-                })
-            }
+            None => errors.push(Error::Schema {
+                file: file.into(),
+                pointer: format!("#{}", d.pointer),
+                message: format!(
+                    "`{}` has `x-method` but no envelope carries it and its name does not end in Request, Response or Notification",
+                    d.name
+                ),
+            }),
         }
     }
-    no_variant_collisions(module, file)?;
+    no_variant_collisions(module, file, &mut errors);
+    Error::all(errors)?;
     let directions = directions(module);
     for d in &mut module.defs {
         set_direction(d, &directions);
@@ -49,17 +51,25 @@ pub(super) fn link(module: &mut Module, file: &str) -> Result<()> {
 
 /// A definition that is only another one (`allOf: [{"$ref": ...}]`) must end
 /// at a definition that is something: `A = B, B = A` names no type at all.
-fn no_alias_cycles(module: &Module, file: &str) -> Result<()> {
+/// Each cycle is reported once, at its member that comes first in the file.
+fn no_alias_cycles(module: &Module, file: &str, errors: &mut Vec<Error>) {
     let by_name: BTreeMap<&str, &Def> = module.defs.iter().map(|d| (d.name.as_str(), d)).collect();
-    for d in &module.defs {
+    let order: BTreeMap<&str, usize> = module.defs.iter().enumerate().map(|(i, d)| (d.name.as_str(), i)).collect();
+    for (i, d) in module.defs.iter().enumerate() {
         let mut chain = vec![d.name.as_str()];
         let mut at = d;
         while let Kind::Alias(target) = &at.kind {
             let Some(next) = by_name.get(target.as_str()) else { break };
-            let again = chain.contains(&next.name.as_str());
+            let again = chain.iter().position(|n| *n == next.name);
             chain.push(next.name.as_str());
-            if again {
-                return Err(Error::Schema {
+            if let Some(from) = again {
+                // `d` leads into the cycle or is on it; the cycle is named at
+                // its first member.
+                let cycle = &chain[from..chain.len() - 1];
+                if from != 0 || cycle.iter().any(|n| order[n] < i) {
+                    break;
+                }
+                errors.push(Error::Schema {
                     file: file.into(),
                     pointer: format!("#{}", d.pointer),
                     message: format!(
@@ -68,39 +78,36 @@ fn no_alias_cycles(module: &Module, file: &str) -> Result<()> {
                         chain.join(" -> ")
                     ),
                 });
+                break;
             }
             at = next;
         }
     }
-    Ok(())
 }
 
 /// Two methods of one side and role whose names give the same Rust variant
 /// (`a/b` and `a_b` both give `AB`) would make a dispatch enum that does
 /// not compile.
-fn no_variant_collisions(module: &Module, file: &str) -> Result<()> {
+fn no_variant_collisions(module: &Module, file: &str, errors: &mut Vec<Error>) {
     let mut seen: BTreeMap<(String, String), &str> = BTreeMap::new();
     for d in &module.defs {
         let Some(m) = &d.method else { continue };
         let key = (format!("{:?} {:?}", m.side, m.kind), crate::rpc::variant_text(&m.name));
         match seen.get(&key) {
-            Some(other) if *other != m.name => {
-                return Err(Error::Schema {
-                    file: file.into(),
-                    pointer: format!("#{}/x-method", d.pointer),
-                    message: format!(
-                        "methods `{}` and `{other}` both become the Rust variant `{}`: rename one",
-                        m.name, key.1
-                    ),
-                })
-            }
+            Some(other) if *other != m.name => errors.push(Error::Schema {
+                file: file.into(),
+                pointer: format!("#{}/x-method", d.pointer),
+                message: format!(
+                    "methods `{}` and `{other}` both become the Rust variant `{}`: rename one",
+                    m.name, key.1
+                ),
+            }),
             Some(_) => {}
             None => {
                 seen.insert(key, m.name.as_str());
             }
         }
     }
-    Ok(())
 }
 
 /// The names a definition mentions directly, inline items included.

@@ -2,7 +2,9 @@
 //!
 //! Every construct is recognised explicitly. Anything else is an error naming
 //! the JSON pointer: the generator never guesses and never falls back to
-//! `serde_json::Value` for a schema it does not understand.
+//! `serde_json::Value` for a schema it does not understand. Lowering goes on
+//! past a definition or a property it cannot take, so one run reports every
+//! such problem of the file ([`Error::Many`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -115,13 +117,21 @@ pub fn lower_with(file: &Path, root: &Value, upserts: Option<crate::upserts::App
     };
     let defs = l.object(defs, "/$defs")?;
     l.defs = defs;
+    // Every definition is lowered, whatever the others give, so that one run
+    // reports every problem of the file; the checks across definitions
+    // (references, roles, aliases) need them all and run only then.
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for (name, schema) in defs {
         let pointer = format!("/$defs/{}", escape(name));
-        out.push(l.def(name, schema, &pointer)?);
+        match l.def(name, schema, &pointer) {
+            Ok(d) => out.push(d),
+            Err(e) => errors.push(e),
+        }
     }
     let mut module = Module { source: file.display().to_string(), defs: out, warnings: Vec::new() };
-    l.check_names(&module)?;
+    errors.extend(l.check_names(&module));
+    Error::all(errors)?;
     if let Some(a) = upserts {
         module.warnings = crate::upserts::apply(&mut module, a.config, a.label, a.strict)?;
     }
@@ -413,13 +423,18 @@ impl<'a> Lowerer<'a> {
             tag_property = tag;
         }
         let mut fields = Vec::new();
+        let mut errors = Vec::new();
         for (prop, schema) in props {
             if Some(prop) == tag_property.as_ref() {
                 continue;
             }
             let p = format!("{pointer}/properties/{}", escape(prop));
-            fields.push(self.field(name, prop, schema, &p, required.contains(prop), inline)?);
+            match self.field(name, prop, schema, &p, required.contains(prop), inline) {
+                Ok(f) => fields.push(f),
+                Err(e) => errors.push(e),
+            }
         }
+        Error::all(errors)?;
         let mut seen = BTreeSet::new();
         for f in fields.iter().map(|f| &f.rust_name).chain(flatten.as_ref().map(|f| &f.rust_name)) {
             if !seen.insert(f.clone()) {
@@ -695,19 +710,22 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn check_names(&self, module: &Module) -> Result<()> {
+    /// Every name that cannot be a Rust identifier and every two items that
+    /// would share one.
+    fn check_names(&self, module: &Module) -> Vec<Error> {
+        let mut errors = Vec::new();
         let mut seen: BTreeMap<String, &Def> = BTreeMap::new();
         for d in module.defs.iter().flat_map(Def::walk) {
             for name in rust_names(d) {
                 let bare = name.strip_prefix("r#").unwrap_or(&name);
                 if syn::parse_str::<syn::Ident>(bare).is_err() && !RUST_KEYWORDS.contains(&bare) {
-                    return Err(
-                        self.err(&d.pointer, format!("`{name}` (from `{}`) cannot be a Rust identifier", d.name))
+                    errors.push(
+                        self.err(&d.pointer, format!("`{name}` (from `{}`) cannot be a Rust identifier", d.name)),
                     );
                 }
             }
             if let Some(prev) = seen.insert(d.rust_name.clone(), d) {
-                return Err(self.err(
+                errors.push(self.err(
                     &d.pointer,
                     format!(
                         "`{}` and `{}` (#{}) both become the Rust item `{}`",
@@ -716,7 +734,7 @@ impl<'a> Lowerer<'a> {
                 ));
             }
         }
-        Ok(())
+        errors
     }
 }
 
