@@ -87,6 +87,7 @@ fn layout(dir: &Path, locked: bool) -> Layout {
         out_dir: dir.join("out"),
         fixtures: None,
         convert: None,
+        mode: xtask::lower::Mode::Strict,
         registry: None,
     }
 }

@@ -42,6 +42,7 @@ fn layout(release: &Path, out: &Path, registry: Option<PathBuf>) -> Layout {
         out_dir: out.join("src"),
         fixtures: None,
         convert: None,
+        mode: xtask::lower::Mode::Strict,
         registry,
     }
 }

@@ -41,6 +41,10 @@ pub struct Layout {
     /// The reviewed pairing (`conversions.json`) and the file that receives the
     /// generated v1 ⇄ v2 conversions.
     pub convert: Option<(PathBuf, PathBuf)>,
+    /// Strict for the vendored schema; lenient (`--lenient`) previews make a
+    /// definition the generator does not understand `serde_json::Value`,
+    /// with a warning.
+    pub mode: crate::lower::Mode,
 }
 
 impl Layout {
@@ -55,6 +59,7 @@ impl Layout {
             fixtures: Some((root.join("schema/fixtures"), root.join("tests/generated"))),
             registry: Some(root.join("tools/src/registry.rs")),
             convert: Some((root.join("schema/conversions.json"), root.join("generated/src/convert/generated.rs"))),
+            mode: crate::lower::Mode::Strict,
         }
     }
 }
@@ -124,8 +129,18 @@ pub fn generate(layout: &Layout) -> Result<Output> {
     for held in versions {
         let version = held.version;
         let start = Instant::now();
-        let read =
-            |rel: &str| crate::load::module_with(&layout.root, &layout.schema_dir, rel, lock.as_ref(), &layout.upserts);
+        let read = |rel: &str| -> Result<Module> {
+            let m = crate::load::module_in(
+                &layout.root,
+                &layout.schema_dir,
+                rel,
+                lock.as_ref(),
+                &layout.upserts,
+                layout.mode,
+            )?;
+            opaque_names(&m)?;
+            Ok(m)
+        };
         // A version with one file: a stable schema alone is generated as is;
         // an unstable schema alone is generated behind `unstable`.
         let (stable, unstable) = match (held.stable, held.unstable) {
@@ -540,4 +555,28 @@ pub fn write_all(output: &Output) -> Result<()> {
     let files: Vec<(PathBuf, Vec<u8>)> =
         output.files.iter().map(|(p, t)| (p.clone(), t.clone().into_bytes())).collect();
     crate::write::write_all(&files, &leftovers(output))
+}
+
+/// A definition kept opaque (`--lenient`) becomes an item of its own (any
+/// JSON): its name must make a Rust identifier no other item has.
+fn opaque_names(m: &Module) -> Result<()> {
+    let mut errors = Vec::new();
+    for d in &m.defs {
+        if !matches!(d.kind, crate::model::Kind::Opaque(_)) {
+            continue;
+        }
+        let problem = if syn::parse_str::<syn::Ident>(&d.rust_name).is_err() {
+            Some(format!("`{}` (from `{}`) cannot be a Rust identifier", d.rust_name, d.name))
+        } else {
+            m.defs
+                .iter()
+                .flat_map(crate::model::Def::walk)
+                .find(|o| o.rust_name == d.rust_name && o.name != d.name)
+                .map(|o| format!("`{}` and `{}` both become the Rust item `{}`", d.name, o.name, d.rust_name))
+        };
+        if let Some(message) = problem {
+            errors.push(Error::Schema { file: m.source.clone().into(), pointer: format!("#{}", d.pointer), message });
+        }
+    }
+    Error::all(errors)
 }

@@ -177,7 +177,7 @@ fn normalize(d: &mut Def) {
                 }
             }
         }
-        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any => {}
+        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any | Kind::Opaque(_) => {}
     }
     for i in &mut d.inline {
         normalize(i);
@@ -274,7 +274,7 @@ fn rename_refs(d: &mut Def, renamed: &BTreeMap<String, String>) {
                 *a = n.clone();
             }
         }
-        Kind::Enum(_) | Kind::Any => {}
+        Kind::Enum(_) | Kind::Any | Kind::Opaque(_) => {}
     }
     for r in &mut d.refs {
         if let Some(n) = renamed.get(r) {

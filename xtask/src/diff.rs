@@ -50,6 +50,7 @@ pub const KINDS: &[&str] = &[
     "method_changed",
     "method_removed",
     "min_items_changed",
+    "not_understood",
     "patch_description_changed",
     "patch_semantics_changed",
     "string_rule_changed",
@@ -361,6 +362,35 @@ impl<'a> Differ<'a> {
             );
         }
         match (&a.kind, &b.kind) {
+            // A definition the generator does not understand on either side
+            // (lenient lowering): any change to it is for a reviewer to judge.
+            (Kind::Opaque(_), _) | (_, Kind::Opaque(_)) => {
+                let schema = |d: &Def| match &d.kind {
+                    Kind::Opaque(o) => Some(o.schema.clone()),
+                    _ => None,
+                };
+                let (x, y) = (schema(a), schema(b));
+                if x.is_some() && x == y {
+                    return;
+                }
+                let reason = [b, a]
+                    .into_iter()
+                    .find_map(|d| match &d.kind {
+                        Kind::Opaque(o) => Some(o.reason.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                self.push(
+                    name,
+                    "not_understood",
+                    "",
+                    (Side::New, &b.pointer),
+                    Verdict::same(Level::Dangerous),
+                    format!("not understood: {reason}"),
+                    "the generator cannot lower the definition: `codegen` refuses it (`--lenient` previews make it `serde_json::Value`)",
+                );
+                return;
+            }
             (Kind::Struct(x), Kind::Struct(y)) => self.structure(a, x, b, y),
             (Kind::Enum(x), Kind::Enum(y)) => self.enumeration(a, x, b, y),
             (Kind::Union(x), Kind::Union(y)) => self.union(a, x, b, y),
@@ -960,6 +990,7 @@ fn kind_label(k: &Kind) -> &'static str {
         Kind::Newtype(_) => "a named type",
         Kind::Alias(_) => "an alias",
         Kind::Any => "any JSON",
+        Kind::Opaque(_) => "a definition the generator does not understand",
     }
 }
 
@@ -1163,7 +1194,7 @@ pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
     if side.is_file() {
         let dir = side.parent().unwrap_or(Path::new("."));
         let rel = side.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-        let m = crate::load::module_with(root, dir, &rel, None, &upserts)?;
+        let m = crate::load::module_in(root, dir, &rel, None, &upserts, crate::lower::Mode::Lenient)?;
         let version = if m.defs.iter().any(|d| d.name == "UpdateSessionNotification" || d.name == "StateUpdate") {
             "v2"
         } else {
@@ -1180,7 +1211,7 @@ pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
     let mut out = Vec::new();
     for v in crate::load::versions(side) {
         for rel in [v.stable, v.unstable].into_iter().flatten() {
-            let m = crate::load::module_with(root, side, rel, None, &upserts)?;
+            let m = crate::load::module_in(root, side, rel, None, &upserts, crate::lower::Mode::Lenient)?;
             let key = if rel == crate::lock::LEGACY_FILE { "v1/schema.json".to_owned() } else { rel.to_owned() };
             out.push((key, m));
         }

@@ -32,7 +32,9 @@ pub fn render(
     upserts: &UpsertFile,
     only: &[String],
 ) -> Result<String> {
-    let module = crate::load::module_with(root, dir, rel, lock, upserts)?;
+    // Lenient: a definition the generator does not understand is shown as
+    // `opaque`, with its schema and every problem in it.
+    let module = crate::load::module_in(root, dir, rel, lock, upserts, crate::lower::Mode::Lenient)?;
     let defs: Vec<&crate::model::Def> = if only.is_empty() {
         module.defs.iter().collect()
     } else {

@@ -125,6 +125,19 @@ pub fn module(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>) -> Result
 
 /// [`module`] with the upsert configuration given.
 pub fn module_with(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, upserts: &UpsertFile) -> Result<Module> {
+    module_in(root, dir, rel, lock, upserts, crate::lower::Mode::Strict)
+}
+
+/// [`module_with`] in the given lowering mode (lenient for the schema diff
+/// and `ir`: definitions the generator does not understand are kept opaque).
+pub fn module_in(
+    root: &Path,
+    dir: &Path,
+    rel: &str,
+    lock: Option<&Lock>,
+    upserts: &UpsertFile,
+    mode: crate::lower::Mode,
+) -> Result<Module> {
     let file = read_schema(dir, rel, lock)?;
     let config_label = display_path(root, &upserts.path);
     let configs =
@@ -134,7 +147,7 @@ pub fn module_with(root: &Path, dir: &Path, rel: &str, lock: Option<&Lock>, upse
         label: config_label.as_path(),
         strict: upserts.strict,
     });
-    crate::lower::lower_with(&display_path(root, &file.path), &file.json, applied)
+    crate::lower::lower_in(&display_path(root, &file.path), &file.json, applied, mode)
 }
 
 /// `path` relative to `root` when it is inside it (for headers and messages).

@@ -32,9 +32,14 @@ enum Command {
         /// schema is a warning and is left out.
         #[arg(long, requires = "schema")]
         upserts: Option<PathBuf>,
+        /// A `--schema` preview only: a definition the generator does not understand
+        /// becomes `serde_json::Value` with a warning, instead of an error.
+        #[arg(long, requires = "schema")]
+        lenient: bool,
     },
     /// Print the schema model of one schema file as JSON: every definition with its
-    /// JSON pointers, references, direction (methods, senders, readers) and upsert rules.
+    /// JSON pointers, references, direction (methods, senders, readers) and upsert rules;
+    /// a definition the generator does not understand is shown as `opaque`, with why.
     Ir {
         /// Read schemas from this directory (same layout as `schema/`); no lock check.
         #[arg(long)]
@@ -183,7 +188,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = repo_root();
     match cli.command {
-        Command::Codegen { check, schema, out, upserts } => {
+        Command::Codegen { check, schema, out, upserts, lenient } => {
             let layout = match (schema, out) {
                 (Some(schema_dir), Some(out_dir)) => Layout {
                     root: std::env::current_dir().unwrap_or_default(),
@@ -193,6 +198,7 @@ fn main() -> ExitCode {
                     out_dir,
                     fixtures: None,
                     convert: None,
+                    mode: if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict },
                     registry: None,
                 },
                 _ => Layout::repo(&root),

@@ -280,6 +280,19 @@ pub enum Kind {
     Alias(String),
     /// Any JSON value (`{}`).
     Any,
+    /// A definition the generator does not understand, kept by lenient
+    /// lowering (the schema diff, `ir`, `codegen --lenient`) instead of
+    /// refusing the whole file.
+    Opaque(Opaque),
+}
+
+/// What lenient lowering keeps of a definition it cannot lower.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Opaque {
+    /// Every problem found in it, each with its JSON pointer.
+    pub reason: String,
+    /// Its schema as written.
+    pub schema: serde_json::Value,
 }
 
 /// An object with named properties.
@@ -735,7 +748,7 @@ fn strip_docs(d: &mut Def) {
                 c.pointer.clear();
             }
         }
-        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any => {}
+        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any | Kind::Opaque(_) => {}
     }
     for i in &mut d.inline {
         strip_docs(i);

@@ -72,6 +72,28 @@ fn bad_schema_is_one_line_exit_2_nothing_written() {
         "{err}"
     );
     assert!(!out.exists(), "nothing may be written");
+
+    // A preview with `--lenient`: the definition is any JSON, with a warning.
+    let o = xtask(&["codegen", "--schema", schema.to_str().unwrap(), "--out", out.to_str().unwrap(), "--lenient"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: ")
+            && err.contains("not understood, kept as any JSON: #/$defs/Headers/properties/values: unsupported keyword"),
+        "{err}"
+    );
+    let rust = std::fs::read_to_string(out.join("v2/mod.rs")).unwrap();
+    assert!(rust.contains("pub struct Headers(pub ::serde_json::Value);"), "{rust}");
+    // `--lenient` is for previews only.
+    let o = xtask(&["codegen", "--lenient"]);
+    assert_eq!(o.status.code(), Some(2));
+    // `ir` shows the definition as opaque, with its schema and why.
+    let o = xtask(&["ir", "--schema", schema.to_str().unwrap(), "v2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let ir: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let headers = ir["defs"].as_array().unwrap().iter().find(|d| d["name"] == "Headers").unwrap();
+    assert!(headers["kind"]["opaque"]["reason"].as_str().unwrap().contains("patternProperties"), "{headers}");
+    assert_eq!(headers["kind"]["opaque"]["schema"]["type"], "object");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

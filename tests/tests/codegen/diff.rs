@@ -189,3 +189,44 @@ fn a_capability_entry_the_schema_lacks_is_a_codegen_error() {
     let e = xtask::convert::generate((&v1, &v1u), (&v2, &v2u), &bad, label).err().unwrap();
     assert!(e.to_string().contains("no definition `NoSuchCapabilities`"), "{e}");
 }
+
+/// The diff never refuses a schema it can parse: every bad fixture (each a
+/// construct or contradiction the generator refuses) is diffed against
+/// itself with no change, and against a copy in which the refused definition
+/// changed, with that change reported as `not_understood` (dangerous, with
+/// the reason).
+#[test]
+fn the_diff_never_refuses_a_schema_it_can_parse() {
+    let bad = root().join("schema/fixtures/bad");
+    let scratch = std::env::temp_dir().join(format!("acp-diff-lenient-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&bad).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok(mut json) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let same = diff::diff_sides(&root(), &path, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(same.iter().all(|r| r.changes.is_empty()), "{name}: {:?}", same[0].changes);
+        // Every definition the strict lowering refuses is opaque in the lenient one.
+        let opaque: Vec<String> = xtask::lower::lower_in(&path, &json, None, xtask::lower::Mode::Lenient)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .defs
+            .iter()
+            .filter(|d| matches!(d.kind, xtask::model::Kind::Opaque(_)))
+            .map(|d| d.name.clone())
+            .collect();
+        let Some(first) = opaque.first() else { continue };
+        json["$defs"][first.as_str()]["description"] = "changed".into();
+        let copy = scratch.join(&name);
+        std::fs::write(&copy, serde_json::to_string(&json).unwrap()).unwrap();
+        let changed = diff::diff_sides(&root(), &path, &copy).unwrap_or_else(|e| panic!("{name}: {e}"));
+        validate_json(&changed);
+        let c = changed[0].changes.iter().find(|c| &c.def == first).unwrap_or_else(|| panic!("{name}: {first}"));
+        assert_eq!((c.kind, c.level), ("not_understood", Level::Dangerous), "{name}");
+        assert!(c.reason.starts_with("not understood: #/$defs/"), "{name}: {}", c.reason);
+        seen += 1;
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+    assert!(seen >= 12, "{seen} bad fixtures with a definition the generator refuses");
+}

@@ -103,7 +103,7 @@ impl<'a> Space<'a> {
             }
             Kind::Newtype(t) => self.value(t, rng, depth + 1),
             Kind::Alias(target) => self.instance(target, rng, depth + 1),
-            Kind::Any => json!({"any": [1, "two", null]}),
+            Kind::Any | Kind::Opaque(_) => json!({"any": [1, "two", null]}),
         }
     }
 

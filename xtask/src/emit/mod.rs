@@ -69,7 +69,7 @@ pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
                             Payload::Unit | Payload::NoTag => true,
                         })
                 }
-                Kind::Struct(_) | Kind::Any => false,
+                Kind::Struct(_) | Kind::Any | Kind::Opaque(_) => false,
             };
             if ok {
                 set.insert(d.name.clone());
@@ -242,7 +242,8 @@ impl Emitter {
                 let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(target));
                 vec![quote! { #doc pub type #name = #t; }]
             }
-            Kind::Any => self.any(def),
+            // `codegen --lenient`: a definition it does not understand is any JSON.
+            Kind::Any | Kind::Opaque(_) => self.any(def),
         };
         items.extend(self.direct_decoder(def));
         items.extend(self.method_consts(def));
@@ -933,10 +934,19 @@ impl Emitter {
     fn any(&self, def: &Def) -> Vec<TokenStream> {
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
+        let what = match &def.kind {
+            Kind::Opaque(o) => {
+                format!(
+                    " Any JSON value: generated with `--lenient`, the generator does not understand its schema ({}).",
+                    o.reason
+                )
+            }
+            _ => " Any JSON value: the schema does not constrain it.".to_owned(),
+        };
         vec![quote! {
             #doc
             ///
-            /// Any JSON value: the schema does not constrain it.
+            #[doc = #what]
             #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
             #[serde(transparent)]
             pub struct #name(pub ::serde_json::Value);

@@ -120,7 +120,8 @@ impl Renderer<'_> {
             Kind::Alias(target) => {
                 o.insert("allOf".into(), json!([reference(target)]));
             }
-            Kind::Any => {}
+            // Lowered leniently as any JSON value.
+            Kind::Any | Kind::Opaque(_) => {}
         }
         match d.excluded.as_slice() {
             [] => {}

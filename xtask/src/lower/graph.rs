@@ -141,7 +141,7 @@ fn direct_refs(d: &Def) -> BTreeSet<String> {
         }
         Kind::Newtype(t) => t.refs(&mut out),
         Kind::Alias(target) => out.push(target),
-        Kind::Enum(_) | Kind::Any => {}
+        Kind::Enum(_) | Kind::Any | Kind::Opaque(_) => {}
     }
     let mut set: BTreeSet<String> = out.into_iter().map(str::to_owned).collect();
     set.extend(d.inline.iter().map(|i| i.name.clone()));
