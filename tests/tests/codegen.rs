@@ -20,6 +20,9 @@ mod model;
 #[path = "codegen/diff.rs"]
 mod diff;
 
+#[path = "codegen/mutations.rs"]
+mod mutations;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
