@@ -781,6 +781,82 @@ impl Holder {
         self
     }
 }
+/// Integer `const` arms without a `title`, as schemars writes them: named from the description's bold lead, else from the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RpcCode {
+    /// **Parse error**: invalid JSON was received.
+    ParseError,
+    /// **Method not found**
+    MethodNotFound,
+    /// Authentication required.
+    Code32000,
+    /// `7`.
+    Code7,
+    /// A value this version does not know, kept as received.
+    Other(::acp_bindings::runtime::UnknownInteger),
+}
+impl RpcCode {
+    /// The value as on the wire.
+    pub fn value(&self) -> i64 {
+        match self {
+            Self::ParseError => -32700,
+            Self::MethodNotFound => -32601,
+            Self::Code32000 => -32000,
+            Self::Code7 => 7,
+            Self::Other(v) => v.get(),
+        }
+    }
+    /// The variant for a wire value; `Err` returns a value a closed enum does not know.
+    pub fn try_from_value(value: i64) -> ::core::result::Result<Self, i64> {
+        match value {
+            -32700 => ::core::result::Result::Ok(Self::ParseError),
+            -32601 => ::core::result::Result::Ok(Self::MethodNotFound),
+            -32000 => ::core::result::Result::Ok(Self::Code32000),
+            7 => ::core::result::Result::Ok(Self::Code7),
+            other => {
+                ::core::result::Result::Ok(
+                    Self::Other(::acp_bindings::runtime::UnknownInteger::__new(other)),
+                )
+            }
+        }
+    }
+}
+impl ::core::fmt::Display for RpcCode {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::core::fmt::Display::fmt(&self.value(), f)
+    }
+}
+impl ::serde::Serialize for RpcCode {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_i64(self.value())
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RpcCode {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+        if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
+            return ::core::result::Result::Err(
+                <D::Error as ::serde::de::Error>::custom(
+                    ::core::format_args!(
+                        "{wide} is out of range for {}", "a RpcCode integer"
+                    ),
+                ),
+            );
+        }
+        Self::try_from_value(wide)
+            .map_err(|v| <D::Error as ::serde::de::Error>::custom(
+                ::core::format_args!(
+                    "unknown value {v}, expected {}", "a RpcCode integer"
+                ),
+            ))
+    }
+}
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "Image",
@@ -792,4 +868,5 @@ pub const TYPE_NAMES: &[&str] = &[
     "Square",
     "Shape",
     "Holder",
+    "RpcCode",
 ];

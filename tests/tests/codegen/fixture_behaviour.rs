@@ -343,4 +343,11 @@ fn intermediate_revision_constructs() {
     rejected::<Shape>(json!({"n": 6}), "unknown variant of Shape is missing required field `kind`");
     rejected::<Shape>(json!("round"), "did not match any variant of Shape");
     exact::<Holder>(json!({"name": "a", "level": "warn", "shape": {"kind": "blob"}}));
+    // Integer `const` arms without a title: named from the bold lead or the value.
+    use intermediate_revisions::RpcCode;
+    assert_eq!(exact::<RpcCode>(json!(-32700)), RpcCode::ParseError);
+    assert_eq!(exact::<RpcCode>(json!(-32601)), RpcCode::MethodNotFound);
+    assert_eq!(exact::<RpcCode>(json!(-32000)), RpcCode::Code32000);
+    assert_eq!(exact::<RpcCode>(json!(7)), RpcCode::Code7);
+    assert!(matches!(exact::<RpcCode>(json!(8)), RpcCode::Other(v) if v.get() == 8));
 }

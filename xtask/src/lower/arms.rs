@@ -73,14 +73,17 @@ impl Lowerer<'_> {
                                 format!("`const` {v} is not a whole number from {lo} to {}", hi.min(i64::MAX.into()))
                             }))
                         }
-                        (EnumRepr::Integer(_), Value::Number(_)) => match title {
-                            Some(t) => type_ident(t),
-                            None => return Err(self.err(&p, "an integer enum value needs a `title` to name it")),
-                        },
+                        (EnumRepr::Integer(_), Value::Number(n)) => integer_variant_name(title, a, n),
                         _ => return Err(self.err(&p, format!("`const` {v} does not match the arm's `type`"))),
                     };
                     if variants.iter().any(|x: &EnumVariant| &x.value == v) {
                         return Err(self.err(&p, format!("duplicate enum value {v}")));
+                    }
+                    if let Some(x) = variants.iter().find(|x: &&EnumVariant| x.rust_name == rust_name) {
+                        return Err(self.err(
+                            &p,
+                            format!("the values {} and {v} both make the Rust variant `{rust_name}`: give one a `title`", x.value),
+                        ));
                     }
                     let (title, docs) = (Self::title(a), Self::docs(a));
                     variants.push(EnumVariant { value: v.clone(), pointer: p, rust_name, title, docs });
@@ -454,4 +457,22 @@ fn shape_name(a: &Obj) -> String {
         Some("object") => "Object".into(),
         _ => "Any".into(),
     }
+}
+
+/// The Rust variant of an integer enum value: from its `title`, else from the
+/// bold lead of its description (`**Parse error**: ...` gives `ParseError`),
+/// else from the value (`Code32700` for -32700). Two values that make one
+/// name (-32700 and 32700) are an error asking for a `title`.
+fn integer_variant_name(title: Option<&str>, arm: &Obj, n: &serde_json::Number) -> String {
+    if let Some(t) = title {
+        return type_ident(t);
+    }
+    let lead = arm
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|d| d.trim_start().strip_prefix("**"))
+        .and_then(|rest| rest.split_once("**"))
+        .map(|(bold, _)| type_ident(bold.trim()))
+        .filter(|name| name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()));
+    lead.unwrap_or_else(|| format!("Code{}", n.to_string().trim_start_matches('-')))
 }
