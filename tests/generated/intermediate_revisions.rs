@@ -857,6 +857,465 @@ impl<'de> ::serde::Deserialize<'de> for RpcCode {
             ))
     }
 }
+/// Boolean schemas and fixed values on plain properties, as schemars writes them.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct Envelope {
+    /// The `jsonrpc` property.
+    #[serde(rename = "jsonrpc")]
+    pub jsonrpc: EnvelopeJsonrpc,
+    /// The `kind` property.
+    #[serde(
+        rename = "kind",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub kind: ::core::option::Option<EnvelopeKind>,
+    /// The `raw` property.
+    #[serde(rename = "raw")]
+    pub raw: ::serde_json::Value,
+    /// The `role` property.
+    #[serde(
+        rename = "role",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub role: ::core::option::Option<Role>,
+    /// The `payload` property.
+    #[serde(
+        rename = "payload",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub payload: ::core::option::Option<Anything>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Envelope {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["jsonrpc", "kind", "raw", "role", "payload"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Envelope;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Envelope object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Envelope, A::Error> {
+                let mut v0: ::core::option::Option<EnvelopeJsonrpc> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<
+                    ::core::option::Option<EnvelopeKind>,
+                > = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut v3: ::core::option::Option<::core::option::Option<Role>> = ::core::option::Option::None;
+                let mut v4: ::core::option::Option<::core::option::Option<Anything>> = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "jsonrpc" => ::core::option::Option::Some(0),
+                        "kind" => ::core::option::Option::Some(1),
+                        "raw" => ::core::option::Option::Some(2),
+                        "role" => ::core::option::Option::Some(3),
+                        "payload" => ::core::option::Option::Some(4),
+                        "legacy" => ::core::option::Option::Some(5),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "jsonrpc",
+                                map.next_value::<EnvelopeJsonrpc>()?,
+                            )
+                        }
+                        1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "kind",
+                                map.next_value::<::core::option::Option<EnvelopeKind>>()?,
+                            )
+                        }
+                        2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "raw",
+                                map.next_value::<::serde_json::Value>()?,
+                            )
+                        }
+                        3 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v3,
+                                "role",
+                                map.next_value::<::core::option::Option<Role>>()?,
+                            )
+                        }
+                        4 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v4,
+                                "payload",
+                                map.next_value::<::core::option::Option<Anything>>()?,
+                            )
+                        }
+                        5 => {
+                            ::core::result::Result::Err(
+                                <A::Error as ::serde::de::Error>::custom(
+                                    "`legacy` is not allowed in Envelope (its schema is `false`)",
+                                ),
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(Envelope {
+                    jsonrpc: ::acp_bindings::runtime::de::required(v0, "jsonrpc")?,
+                    kind: v1.unwrap_or_default(),
+                    raw: ::acp_bindings::runtime::de::required(v2, "raw")?,
+                    role: v3.unwrap_or_default(),
+                    payload: v4.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Envelope", FIELDS, __Visitor)
+    }
+}
+impl Envelope {
+    /// Creates a `Envelope` from its required fields; every optional field is omitted.
+    pub fn new(
+        jsonrpc: impl ::core::convert::Into<EnvelopeJsonrpc>,
+        raw: impl ::core::convert::Into<::serde_json::Value>,
+    ) -> Self {
+        Self {
+            jsonrpc: jsonrpc.into(),
+            kind: ::core::default::Default::default(),
+            raw: raw.into(),
+            role: ::core::default::Default::default(),
+            payload: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+    /// Sets `kind`.
+    #[must_use]
+    pub fn kind(mut self, value: impl ::core::convert::Into<EnvelopeKind>) -> Self {
+        self.kind = ::core::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    #[must_use]
+    pub fn role(mut self, value: impl ::core::convert::Into<Role>) -> Self {
+        self.role = ::core::option::Option::Some(value.into());
+        self
+    }
+    /// Sets `payload`.
+    #[must_use]
+    pub fn payload(mut self, value: impl ::core::convert::Into<Anything>) -> Self {
+        self.payload = ::core::option::Option::Some(value.into());
+        self
+    }
+}
+/// `EnvelopeJsonrpc` (the schema gives no description).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EnvelopeJsonrpc {
+    /// `"2.0"`.
+    V20,
+}
+impl EnvelopeJsonrpc {
+    /// Every value this version knows, as on the wire.
+    pub const VALUES: &'static [&'static str] = &["2.0"];
+    /// The value as on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V20 => "2.0",
+        }
+    }
+}
+impl ::core::fmt::Display for EnvelopeJsonrpc {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl ::core::str::FromStr for EnvelopeJsonrpc {
+    type Err = ::acp_bindings::runtime::ParseEnumError;
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        ::core::result::Result::Ok(
+            match s {
+                "2.0" => Self::V20,
+                _ => {
+                    return ::core::result::Result::Err(
+                        ::acp_bindings::runtime::ParseEnumError::new(
+                            "EnvelopeJsonrpc",
+                            s,
+                        ),
+                    );
+                }
+            },
+        )
+    }
+}
+impl ::serde::Serialize for EnvelopeJsonrpc {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl ::serde::de::Visitor<'_> for Visitor {
+            type Value = EnvelopeJsonrpc;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a EnvelopeJsonrpc string")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::core::result::Result<EnvelopeJsonrpc, E> {
+                match v {
+                    "2.0" => ::core::result::Result::Ok(EnvelopeJsonrpc::V20),
+                    _ => {
+                        ::core::result::Result::Err(
+                            E::unknown_variant(v, EnvelopeJsonrpc::VALUES),
+                        )
+                    }
+                }
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+impl ::acp_bindings::runtime::de::Scalar for EnvelopeJsonrpc {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
+/// `EnvelopeKind` (the schema gives no description).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EnvelopeKind {
+    /// `"note"`.
+    Note,
+}
+impl EnvelopeKind {
+    /// Every value this version knows, as on the wire.
+    pub const VALUES: &'static [&'static str] = &["note"];
+    /// The value as on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Note => "note",
+        }
+    }
+}
+impl ::core::fmt::Display for EnvelopeKind {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl ::core::str::FromStr for EnvelopeKind {
+    type Err = ::acp_bindings::runtime::ParseEnumError;
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        ::core::result::Result::Ok(
+            match s {
+                "note" => Self::Note,
+                _ => {
+                    return ::core::result::Result::Err(
+                        ::acp_bindings::runtime::ParseEnumError::new("EnvelopeKind", s),
+                    );
+                }
+            },
+        )
+    }
+}
+impl ::serde::Serialize for EnvelopeKind {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl ::serde::de::Visitor<'_> for Visitor {
+            type Value = EnvelopeKind;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a EnvelopeKind string")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::core::result::Result<EnvelopeKind, E> {
+                match v {
+                    "note" => ::core::result::Result::Ok(EnvelopeKind::Note),
+                    _ => {
+                        ::core::result::Result::Err(
+                            E::unknown_variant(v, EnvelopeKind::VALUES),
+                        )
+                    }
+                }
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+impl ::acp_bindings::runtime::de::Scalar for EnvelopeKind {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
+/// A multi-value `enum` arm next to a catch-all string arm: an open enum.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Role {
+    /// `"assistant"`.
+    Assistant,
+    /// `"user"`.
+    User,
+    /// A value this version does not know, kept as received.
+    Other(::acp_bindings::runtime::UnknownString),
+}
+impl Role {
+    /// Every value this version knows, as on the wire.
+    pub const VALUES: &'static [&'static str] = &["assistant", "user"];
+    /// The value as on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Assistant => "assistant",
+            Self::User => "user",
+            Self::Other(v) => v.as_str(),
+        }
+    }
+    /// `true` for a value this version does not know that starts with `_`
+    /// (an implementation-specific extension).
+    pub fn is_extension(&self) -> bool {
+        matches!(self, Self::Other(v) if v.is_extension())
+    }
+    /// `true` for a value this version does not know that does not start
+    /// with `_` (reserved for future ACP versions).
+    pub fn is_future(&self) -> bool {
+        matches!(self, Self::Other(v) if v.is_future())
+    }
+    /// `true` for a value this version knows.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Self::Other(_))
+    }
+    fn from_str_lossless(s: &str) -> Self {
+        match s {
+            "assistant" => Self::Assistant,
+            "user" => Self::User,
+            other => Self::Other(::acp_bindings::runtime::UnknownString::__new(other)),
+        }
+    }
+}
+impl ::core::fmt::Display for Role {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl ::core::str::FromStr for Role {
+    type Err = ::core::convert::Infallible;
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        ::core::result::Result::Ok(Self::from_str_lossless(s))
+    }
+}
+impl ::serde::Serialize for Role {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Role {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl ::serde::de::Visitor<'_> for Visitor {
+            type Value = Role;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Role string")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::core::result::Result<Role, E> {
+                ::core::result::Result::Ok(
+                    match v {
+                        "assistant" => Role::Assistant,
+                        "user" => Role::User,
+                        _ => Role::from_str_lossless(v),
+                    },
+                )
+            }
+            fn visit_string<E: ::serde::de::Error>(
+                self,
+                v: ::std::string::String,
+            ) -> ::core::result::Result<Role, E> {
+                ::core::result::Result::Ok(
+                    match v.as_str() {
+                        "assistant" => Role::Assistant,
+                        "user" => Role::User,
+                        _ => {
+                            Role::Other(::acp_bindings::runtime::UnknownString::__new(v))
+                        }
+                    },
+                )
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+impl ::core::convert::From<&str> for Role {
+    fn from(value: &str) -> Self {
+        Self::from_str_lossless(value)
+    }
+}
+impl ::acp_bindings::runtime::de::Scalar for Role {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        ::core::option::Option::Some(Self::from_str_lossless(v))
+    }
+}
+/// `Anything` (the schema gives no description).
+///
+/// Any JSON value: the schema does not constrain it.
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(transparent)]
+pub struct Anything(pub ::serde_json::Value);
+impl ::core::convert::From<::serde_json::Value> for Anything {
+    fn from(value: ::serde_json::Value) -> Self {
+        Self(value)
+    }
+}
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "Image",
@@ -869,4 +1328,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Shape",
     "Holder",
     "RpcCode",
+    "Envelope",
+    "Role",
+    "Anything",
 ];

@@ -1321,8 +1321,14 @@ pub fn generate(
                     Kind::Union(u) => u.tag.as_ref().map(|t| t.property.as_str()),
                     _ => None,
                 });
-                let names: Vec<Literal> =
-                    st.fields.iter().map(|f| f.name.as_str()).chain(tag).map(Literal::string).collect();
+                let names: Vec<Literal> = st
+                    .fields
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .chain(tag)
+                    .chain(st.forbidden.iter().map(String::as_str))
+                    .map(Literal::string)
+                    .collect();
                 let i = rust_ident(&d.rust_name);
                 let tokens = quote! {
                     impl crate::convert::Properties for #module::#i {

@@ -495,6 +495,32 @@ impl<'a> Differ<'a> {
                 "whether unknown properties are kept changes",
             );
         }
+        // A property whose schema became, or stopped being, `false`.
+        for (from, to, forbids) in [(x, y, true), (y, x, false)] {
+            for n in to.forbidden.iter().filter(|n| !from.forbidden.contains(n)) {
+                let (v, why) = if forbids {
+                    (
+                        Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                        "its schema is now `false`: the new schema's readers reject a message that has it",
+                    )
+                } else {
+                    (
+                        Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
+                        "its schema was `false`: the old schema's readers reject a message that has it",
+                    )
+                };
+                let at = format!("{}/properties/{}", b.pointer, crate::lower::escape(n));
+                self.push(
+                    name,
+                    "field_type_changed",
+                    n,
+                    (Side::New, &at),
+                    v,
+                    format!("`{n}`: {why}"),
+                    "no field holds a property that must be absent",
+                );
+            }
+        }
         let _ = a;
     }
 

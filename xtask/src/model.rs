@@ -305,6 +305,10 @@ pub struct Struct {
     pub flatten: Option<Flatten>,
     /// `additionalProperties` of the object itself, as written.
     pub additional: Additional,
+    /// Properties whose schema is `false`: they must be absent (a decode
+    /// error names them), and no Rust field holds them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forbidden: Vec<String>,
 }
 
 impl Struct {

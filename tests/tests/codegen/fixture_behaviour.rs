@@ -350,4 +350,20 @@ fn intermediate_revision_constructs() {
     assert_eq!(exact::<RpcCode>(json!(-32000)), RpcCode::Code32000);
     assert_eq!(exact::<RpcCode>(json!(7)), RpcCode::Code7);
     assert!(matches!(exact::<RpcCode>(json!(8)), RpcCode::Other(v) if v.get() == 8));
+
+    // Boolean schemas and fixed values on plain properties.
+    use intermediate_revisions::{Anything, Envelope, EnvelopeJsonrpc, EnvelopeKind, Role};
+    let e = exact::<Envelope>(json!({"jsonrpc": "2.0", "kind": "note", "raw": [1, {"a": null}], "role": "user"}));
+    assert_eq!((e.jsonrpc, e.kind, e.role), (EnvelopeJsonrpc::V20, Some(EnvelopeKind::Note), Some(Role::User)));
+    exact::<Envelope>(json!({"jsonrpc": "2.0", "raw": null, "payload": {"any": ["thing"]}}));
+    // `true` is any JSON value, present when required.
+    rejected::<Envelope>(json!({"jsonrpc": "2.0"}), "missing field `raw`");
+    // A fixed value is checked.
+    rejected::<Envelope>(json!({"jsonrpc": "1.0", "raw": 1}), "1.0");
+    rejected::<Envelope>(json!({"jsonrpc": "2.0", "raw": 1, "kind": "memo"}), "memo");
+    // `false`: the property must be absent, whatever its value.
+    rejected::<Envelope>(json!({"jsonrpc": "2.0", "raw": 1, "legacy": null}), "`legacy` is not allowed in Envelope");
+    // A multi-value `enum` arm beside a catch-all: an open enum.
+    assert!(matches!(exact::<Role>(json!("system")), Role::Other(v) if v.as_str() == "system"));
+    assert_eq!(exact::<Anything>(json!(3.5)).0, json!(3.5));
 }

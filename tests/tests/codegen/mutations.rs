@@ -197,12 +197,8 @@ fn mutations_make_definitions_the_generator_refuses() {
     let file = Path::new("mutated.json");
     assert!(lower_in(file, &schema, None, Mode::Strict).is_err());
     let m = lower_in(file, &schema, None, Mode::Lenient).unwrap();
-    let opaque: Vec<&str> = m
-        .defs
-        .iter()
-        .filter(|d| matches!(d.kind, xtask::model::Kind::Opaque(_)))
-        .map(|d| d.name.as_str())
-        .collect();
+    let opaque: Vec<&str> =
+        m.defs.iter().filter(|d| matches!(d.kind, xtask::model::Kind::Opaque(_))).map(|d| d.name.as_str()).collect();
     assert!(opaque.contains(&"Broken"), "{opaque:?}");
     lower_both(schema).unwrap();
 }

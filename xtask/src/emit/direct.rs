@@ -147,6 +147,11 @@ impl Emitter {
                 inits.push(quote!(#fname: #slot.unwrap_or_default()));
             }
         }
+        // A property that must be absent: the visitor reports it.
+        for name in &s.forbidden {
+            let wire = str_lit(name);
+            arms.push(quote!(#wire => ::core::result::Result::Err(#fast::Bail),));
+        }
         let read = read_object(&fast);
         quote! {
             impl<'de> #fast::FromJson<'de> for #name {

@@ -705,7 +705,15 @@ impl Emitter {
                 quote!(#fname: #slot.unwrap_or_default())
             });
         }
-        let (index_fn, read_fn) = visitor_closures(&wires, &index, &reads);
+        // Properties whose schema is `false`: present, they fail the object.
+        let (mut names, mut index, mut reads) = (wires.clone(), index, reads);
+        for (i, name) in s.forbidden.iter().enumerate() {
+            let message = format!("`{name}` is not allowed in {} (its schema is `false`)", def.rust_name);
+            names.push(str_lit(name));
+            index.push(Literal::usize_unsuffixed(s.fields.len() + i));
+            reads.push(quote!(::core::result::Result::Err(<A::Error as ::serde::de::Error>::custom(#message))));
+        }
+        let (index_fn, read_fn) = visitor_closures(&names, &index, &reads);
         // A direct decoder: the struct name that sends the crate's reader to
         // it, the visitor method that receives the reader's text, the decoder.
         let (struct_name, visit_direct, from_json) = if self.is_direct(def) {

@@ -162,6 +162,9 @@ impl Renderer<'_> {
                 required.push(Value::from(f.name.clone()));
             }
         }
+        for name in &s.forbidden {
+            props.insert(name.clone(), Value::Bool(false));
+        }
         o.insert("properties".into(), Value::Object(props));
         if !required.is_empty() {
             o.insert("required".into(), Value::Array(required));

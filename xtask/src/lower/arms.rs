@@ -40,7 +40,9 @@ impl Lowerer<'_> {
         if !arms.iter().all(|a| scalar(a) == Some(first_ty) && !a.contains_key("properties")) {
             return Ok(None);
         }
-        let consts = arms.iter().filter(|a| a.contains_key("const")).count();
+        // An arm names one value (`const`) or several (`enum`, as schemars
+        // writes a closed set of strings next to a catch-all string arm).
+        let consts = arms.iter().filter(|a| a.contains_key("const") || a.contains_key("enum")).count();
         if consts == 0 || consts + 1 < arms.len() {
             return Ok(None);
         }
@@ -58,6 +60,19 @@ impl Lowerer<'_> {
             let p = format!("{pointer}/{key}/{i}");
             self.check_keywords(a, &p)?;
             let title = a.get("title").and_then(Value::as_str);
+            if let (None, Some(values)) = (a.get("const"), a.get("enum")) {
+                if repr != EnumRepr::String {
+                    return Err(self.err(&p, "an `enum` arm is understood among string arms"));
+                }
+                let e = self.closed_enum(values, &format!("{p}/enum"))?;
+                for v in e.variants {
+                    if variants.iter().any(|x: &EnumVariant| x.value == v.value) {
+                        return Err(self.err(&v.pointer, format!("duplicate enum value {}", v.value)));
+                    }
+                    variants.push(v);
+                }
+                continue;
+            }
             match a.get("const") {
                 Some(v) => {
                     let rust_name = match (repr, v) {
@@ -82,7 +97,10 @@ impl Lowerer<'_> {
                     if let Some(x) = variants.iter().find(|x: &&EnumVariant| x.rust_name == rust_name) {
                         return Err(self.err(
                             &p,
-                            format!("the values {} and {v} both make the Rust variant `{rust_name}`: give one a `title`", x.value),
+                            format!(
+                                "the values {} and {v} both make the Rust variant `{rust_name}`: give one a `title`",
+                                x.value
+                            ),
                         ));
                     }
                     let (title, docs) = (Self::title(a), Self::docs(a));

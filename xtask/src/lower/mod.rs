@@ -258,6 +258,21 @@ impl<'a> Lowerer<'a> {
         Error::Schema { file: self.file.clone(), pointer: format!("#{pointer}"), message: message.into() }
     }
 
+    /// A schema in a position that takes any schema (a definition, a
+    /// property, `items`, `additionalProperties`): an object, or the boolean
+    /// schema `true`, which allows any JSON value, as `{}` does.
+    fn schema<'v>(&self, v: &'v Value, pointer: &str) -> Result<&'v Obj> {
+        static ANY: std::sync::LazyLock<Obj> = std::sync::LazyLock::new(Obj::new);
+        match v {
+            Value::Bool(true) => Ok(&ANY),
+            Value::Bool(false) => Err(self.err(
+                pointer,
+                "the schema `false` allows no value: it is understood only as a property, which must then be absent",
+            )),
+            _ => self.object(v, pointer),
+        }
+    }
+
     fn object<'v>(&self, v: &'v Value, pointer: &str) -> Result<&'v Obj> {
         v.as_object().ok_or_else(|| self.err(pointer, format!("expected a schema object, found {}", kind_of(v))))
     }
@@ -355,7 +370,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn def(&self, name: &str, schema: &Value, pointer: &str) -> Result<Def> {
-        let full = self.object(schema, pointer)?;
+        let full = self.schema(schema, pointer)?;
         // `not` on a definition: values it excludes (`not: {const}` / `not: {enum}`).
         let (s, excluded) = match full.get("not") {
             Some(not) => {
@@ -530,12 +545,21 @@ impl<'a> Lowerer<'a> {
             tag_property = tag;
         }
         let mut fields = Vec::new();
+        let mut forbidden = Vec::new();
         let mut errors = Vec::new();
         for (prop, schema) in props {
             if Some(prop) == tag_property.as_ref() {
                 continue;
             }
             let p = format!("{pointer}/properties/{}", escape(prop));
+            if schema == &Value::Bool(false) {
+                // No value is allowed: the property must be absent.
+                if required.contains(prop) {
+                    errors.push(self.err(&p, format!("`{prop}` is required, and its schema `false` allows no value")));
+                }
+                forbidden.push(prop.clone());
+                continue;
+            }
             match self.field(name, prop, schema, &p, required.contains(prop), inline) {
                 Ok(f) => fields.push(f),
                 Err(e) => errors.push(e),
@@ -548,7 +572,7 @@ impl<'a> Lowerer<'a> {
                 return Err(self.err(pointer, format!("two properties map to the Rust field `{f}`")));
             }
         }
-        Ok(Struct { fields, flatten, additional })
+        Ok(Struct { fields, flatten, additional, forbidden })
     }
 
     /// `additionalProperties` of an object (absent, `true`, `false`).
@@ -581,7 +605,7 @@ impl<'a> Lowerer<'a> {
         required: bool,
         inline: &mut Vec<Def>,
     ) -> Result<Field> {
-        let s = self.object(schema, pointer)?;
+        let s = self.schema(schema, pointer)?;
         self.check_keywords(s, pointer)?;
         let inline_name = format!("{owner}{}", type_ident(prop));
         let (ty, nullable) = self.ty(s, pointer, &inline_name, inline)?;
@@ -662,7 +686,24 @@ impl<'a> Lowerer<'a> {
             return Ok((Type::Ref(inline_name.to_owned()), false));
         }
         if s.contains_key("const") || s.contains_key("enum") {
-            return Err(self.err(pointer, "a `const` or `enum` outside an enum or union arm is not supported"));
+            // A fixed value (`const`, a one-value `enum`) or a closed set of
+            // strings on a plain property: a closed enum of its own, so that
+            // the value is checked on decode and written as it is on encode.
+            let values = match (s.get("const"), s.get("enum")) {
+                (Some(v), None) => Value::Array(vec![v.clone()]),
+                (None, Some(vs)) => vs.clone(),
+                _ => return Err(self.err(pointer, "`const` and `enum` together")),
+            };
+            if s.get("type").is_some_and(|t| t != "string") {
+                return Err(self.err(pointer, "a `const` or `enum` on a plain property is understood for strings only"));
+            }
+            let key = if s.contains_key("const") { "const" } else { "enum" };
+            let mut e = self.closed_enum(&values, &format!("{pointer}/{key}"))?;
+            if key == "const" {
+                e.variants[0].pointer = format!("{pointer}/const");
+            }
+            inline.push(self.inline_def(inline_name.to_owned(), s, pointer, Kind::Enum(e), Vec::new()));
+            return Ok((Type::Ref(inline_name.to_owned()), false));
         }
         let (ty, nullable) = match s.get("type") {
             None => (None, false),
@@ -700,7 +741,7 @@ impl<'a> Lowerer<'a> {
             Some("array") => {
                 let items = s.get("items").ok_or_else(|| self.err(pointer, "an array without `items`"))?;
                 let ip = format!("{pointer}/items");
-                let item_schema = self.object(items, &ip)?;
+                let item_schema = self.schema(items, &ip)?;
                 let (item, item_null) = self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
                 if item_null {
                     return Err(self.err(&ip, "nullable array items are not supported"));
@@ -723,7 +764,7 @@ impl<'a> Lowerer<'a> {
                         Some(v) => {
                             let ap = format!("{pointer}/additionalProperties");
                             let (values, vnull) =
-                                self.ty(self.object(v, &ap)?, &ap, &format!("{inline_name}Value"), inline)?;
+                                self.ty(self.schema(v, &ap)?, &ap, &format!("{inline_name}Value"), inline)?;
                             if vnull {
                                 return Err(self.err(&ap, "nullable map values are not supported"));
                             }
