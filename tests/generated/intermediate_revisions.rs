@@ -1316,6 +1316,312 @@ impl ::core::convert::From<::serde_json::Value> for Anything {
         Self(value)
     }
 }
+/// A definition that holds itself: in place (boxed), through `null`, and in a list.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct TreeNode {
+    /// The `label` property.
+    #[serde(rename = "label")]
+    pub label: ::std::string::String,
+    /// The `parent` property.
+    #[serde(
+        rename = "parent",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub parent: ::core::option::Option<::std::boxed::Box<TreeNode>>,
+    /// The `next` property.
+    #[serde(
+        rename = "next",
+        default,
+        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+    )]
+    pub next: ::acp_bindings::runtime::Nullable<::std::boxed::Box<TreeNode>>,
+    /// The `children` property.
+    #[serde(
+        rename = "children",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub children: ::core::option::Option<::std::vec::Vec<TreeNode>>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for TreeNode {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["label", "parent", "next", "children"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = TreeNode;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a TreeNode object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<TreeNode, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<
+                    ::core::option::Option<::std::boxed::Box<TreeNode>>,
+                > = ::core::option::Option::None;
+                let mut v2: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<::std::boxed::Box<TreeNode>>,
+                > = ::core::option::Option::None;
+                let mut v3: ::core::option::Option<
+                    ::core::option::Option<::std::vec::Vec<TreeNode>>,
+                > = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "label" => ::core::option::Option::Some(0),
+                        "parent" => ::core::option::Option::Some(1),
+                        "next" => ::core::option::Option::Some(2),
+                        "children" => ::core::option::Option::Some(3),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "label",
+                                map.next_value::<::std::string::String>()?,
+                            )
+                        }
+                        1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "parent",
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<::std::boxed::Box<TreeNode>>,
+                                    >()?,
+                            )
+                        }
+                        2 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v2,
+                                "next",
+                                map
+                                    .next_value::<
+                                        ::acp_bindings::runtime::Nullable<
+                                            ::std::boxed::Box<TreeNode>,
+                                        >,
+                                    >()?,
+                            )
+                        }
+                        3 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v3,
+                                "children",
+                                map
+                                    .next_value::<
+                                        ::core::option::Option<::std::vec::Vec<TreeNode>>,
+                                    >()?,
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(TreeNode {
+                    label: ::acp_bindings::runtime::de::required(v0, "label")?,
+                    parent: v1.unwrap_or_default(),
+                    next: v2.unwrap_or_default(),
+                    children: v3.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("TreeNode", FIELDS, __Visitor)
+    }
+}
+impl TreeNode {
+    /// Creates a `TreeNode` from its required fields; every optional field is omitted.
+    pub fn new(label: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            label: label.into(),
+            parent: ::core::default::Default::default(),
+            next: ::core::default::Default::default(),
+            children: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+    /// Sets `parent`.
+    #[must_use]
+    pub fn parent(mut self, value: impl ::core::convert::Into<TreeNode>) -> Self {
+        self.parent = ::core::option::Option::Some(::std::boxed::Box::new(value.into()));
+        self
+    }
+    /// Sets `next`.
+    #[must_use]
+    pub fn next(mut self, value: impl ::core::convert::Into<TreeNode>) -> Self {
+        self.next = ::acp_bindings::runtime::Nullable::Value(
+            ::std::boxed::Box::new(value.into()),
+        );
+        self
+    }
+    /// Sets `children`.
+    #[must_use]
+    pub fn children(
+        mut self,
+        value: impl ::core::convert::Into<::std::vec::Vec<TreeNode>>,
+    ) -> Self {
+        self.children = ::core::option::Option::Some(value.into());
+        self
+    }
+}
+/// Recursion through a cycle of two definitions: a union arm and the struct fields that hold it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Expr {
+    /// The `Literal` arm.
+    Literal(i64),
+    /// A [`Sum`].
+    Sum(::std::boxed::Box<Sum>),
+}
+impl ::serde::Serialize for Expr {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Literal(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Sum(payload) => ::serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Expr {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let value = ::acp_bindings::runtime::de::value(deserializer)?;
+        let mut errors = ::std::vec::Vec::new();
+        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "Literal",
+        ) {
+            return ::core::result::Result::Ok(Self::Literal(v));
+        }
+        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "Sum",
+        ) {
+            return ::core::result::Result::Ok(Self::Sum(v));
+        }
+        ::core::result::Result::Err(::acp_bindings::runtime::de::no_arm("Expr", &errors))
+    }
+}
+impl ::core::convert::From<i64> for Expr {
+    /// The `Literal` arm.
+    fn from(value: i64) -> Self {
+        Self::Literal(value)
+    }
+}
+impl ::core::convert::From<Sum> for Expr {
+    /// The `Sum` arm.
+    fn from(value: Sum) -> Self {
+        Self::Sum(::std::boxed::Box::new(value))
+    }
+}
+/// `Sum` (the schema gives no description).
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct Sum {
+    /// The `left` property.
+    #[serde(rename = "left")]
+    pub left: ::std::boxed::Box<Expr>,
+    /// The `right` property.
+    #[serde(rename = "right")]
+    pub right: ::std::boxed::Box<Expr>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Sum {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["left", "right"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Sum;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Sum object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Sum, A::Error> {
+                let mut v0: ::core::option::Option<::std::boxed::Box<Expr>> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<::std::boxed::Box<Expr>> = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "left" => ::core::option::Option::Some(0),
+                        "right" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "left",
+                                map.next_value::<::std::boxed::Box<Expr>>()?,
+                            )
+                        }
+                        1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "right",
+                                map.next_value::<::std::boxed::Box<Expr>>()?,
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(Sum {
+                    left: ::acp_bindings::runtime::de::required(v0, "left")?,
+                    right: ::acp_bindings::runtime::de::required(v1, "right")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Sum", FIELDS, __Visitor)
+    }
+}
+impl Sum {
+    /// Creates a `Sum` from its required fields; every optional field is omitted.
+    pub fn new(
+        left: impl ::core::convert::Into<::std::boxed::Box<Expr>>,
+        right: impl ::core::convert::Into<::std::boxed::Box<Expr>>,
+    ) -> Self {
+        Self {
+            left: left.into(),
+            right: right.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+}
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "Image",
@@ -1331,4 +1637,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Envelope",
     "Role",
     "Anything",
+    "TreeNode",
+    "Expr",
+    "Sum",
 ];

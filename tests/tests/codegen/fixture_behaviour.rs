@@ -366,4 +366,17 @@ fn intermediate_revision_constructs() {
     // A multi-value `enum` arm beside a catch-all: an open enum.
     assert!(matches!(exact::<Role>(json!("system")), Role::Other(v) if v.as_str() == "system"));
     assert_eq!(exact::<Anything>(json!(3.5)).0, json!(3.5));
+
+    // Recursive definitions, boxed where they hold themselves in place.
+    use intermediate_revisions::{Expr, Sum, TreeNode};
+    let tree = exact::<TreeNode>(json!({
+        "label": "a", "parent": {"label": "root"}, "next": null,
+        "children": [{"label": "b", "children": [{"label": "c", "next": {"label": "d"}}]}]
+    }));
+    assert_eq!(tree.parent.as_ref().map(|p| p.label.as_str()), Some("root"));
+    let built = TreeNode::new("x").parent(TreeNode::new("y"));
+    assert_eq!(serde_json::to_value(&built).unwrap(), json!({"label": "x", "parent": {"label": "y"}}));
+    let e = exact::<Expr>(json!({"left": 1, "right": {"left": 2, "right": 3}}));
+    let Expr::Sum(sum) = e else { panic!("a sum") };
+    assert!(matches!(&*sum, Sum { right, .. } if matches!(&**right, Expr::Sum(_))));
 }

@@ -194,7 +194,7 @@ impl Emitter {
                 },
                 Payload::Type(ty) => {
                     let t = self.ty(ty);
-                    let t = if super::unions::boxed_arm(&def.name, v) { quote!(::std::boxed::Box<#t>) } else { t };
+                    let t = if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box<#t>) } else { t };
                     quote!(#tl => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#vn),)
                 }
                 Payload::NoTag => continue,

@@ -37,7 +37,66 @@ pub struct Emitter {
     aliases: BTreeMap<String, String>,
     /// Definitions that get a direct decoder ([`direct::direct_defs`]).
     direct: std::collections::BTreeSet<String>,
+    /// Definitions on a cycle of values held in place ([`recursive_defs`]):
+    /// boxed wherever a struct field or a union arm holds one.
+    recursive: std::collections::BTreeSet<String>,
     schemars: bool,
+}
+
+/// The definitions that hold themselves in place, directly or through a
+/// cycle of references: a struct field (optional or not) or a union arm of
+/// the definition's own type, a newtype or alias of it, a flattened union.
+/// Lists and maps hold their items on the heap and break no cycle's need. A
+/// Rust type cannot contain itself, so such a definition is boxed wherever a
+/// struct field or a union arm holds it (`Option<Box<Node>>`), which breaks
+/// every cycle.
+pub(crate) fn recursive_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
+    let edges: BTreeMap<&str, Vec<&str>> = all
+        .iter()
+        .map(|d| {
+            fn held<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
+                if let Type::Ref(r) = t {
+                    out.push(r.as_str());
+                }
+            }
+            let mut out = Vec::new();
+            match &d.kind {
+                Kind::Struct(s) => {
+                    s.fields.iter().for_each(|f| held(&f.ty, &mut out));
+                    if let Some(fl) = &s.flatten {
+                        out.push(fl.union.as_str());
+                    }
+                }
+                Kind::Union(u) => {
+                    for v in &u.variants {
+                        if let Payload::Type(t) = &v.payload {
+                            held(t, &mut out);
+                        }
+                    }
+                }
+                Kind::Newtype(t) => held(t, &mut out),
+                Kind::Alias(a) => out.push(a.as_str()),
+                Kind::Enum(_) | Kind::Any | Kind::Opaque(_) => {}
+            }
+            (d.name.as_str(), out)
+        })
+        .collect();
+    let mut recursive = std::collections::BTreeSet::new();
+    for d in all {
+        // Does `d` reach itself?
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo: Vec<&str> = edges.get(d.name.as_str()).cloned().unwrap_or_default();
+        while let Some(n) = todo.pop() {
+            if n == d.name {
+                recursive.insert(d.name.clone());
+                break;
+            }
+            if seen.insert(n) {
+                todo.extend(edges.get(n).into_iter().flatten());
+            }
+        }
+    }
+    recursive
 }
 
 /// The definitions whose values have a total order and a hash: string and
@@ -152,7 +211,8 @@ impl Emitter {
             })
             .collect();
         let direct = direct::direct_defs(&all);
-        Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, schemars: false }
+        let recursive = recursive_defs(&all);
+        Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, recursive, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -325,9 +385,16 @@ impl Emitter {
     // ---- structs -----------------------------------------------------------------
 
     /// The Rust type of a field, as the plan represents it.
+    /// Whether a struct field or union arm of type `t` holds a recursive
+    /// definition, and so is boxed ([`recursive_defs`]).
+    pub(crate) fn boxed(&self, t: &Type) -> bool {
+        matches!(t, Type::Ref(r) if self.recursive.contains(r))
+    }
+
     fn field_type(&self, f: &Field) -> TokenStream {
         let rt = &self.rt;
         let t = self.ty(&f.ty);
+        let t = if self.boxed(&f.ty) { quote!(::std::boxed::Box<#t>) } else { t };
         match Repr::of(f) {
             Repr::Value => t,
             Repr::RequiredNullable | Repr::OptionalAny | Repr::Optional => quote!(::core::option::Option<#t>),
@@ -771,10 +838,12 @@ impl Emitter {
                 continue;
             }
             inits.push(quote!(#fname: ::core::default::Default::default()));
+            let value =
+                if self.boxed(&f.ty) { quote!(::std::boxed::Box::new(value.into())) } else { quote!(value.into()) };
             let set = if f.nullable && f.ty != Type::Any {
-                quote!(#rt::Nullable::Value(value.into()))
+                quote!(#rt::Nullable::Value(#value))
             } else {
-                quote!(::core::option::Option::Some(value.into()))
+                quote!(::core::option::Option::Some(#value))
             };
             let bare = f.rust_name.trim_start_matches("r#");
             let setter = if bare == "new" { format_ident!("with_new") } else { ident(&f.rust_name) };

@@ -18,9 +18,17 @@ use crate::model::*;
 /// `tests/tests/codegen.rs` checks that the vendored schemas have each.
 pub const BOXED_ARMS: &[(&str, &str)] = &[("ContentBlock", "resource_link"), ("ContentBlock", "resource")];
 
-/// Whether the arm's payload is boxed ([`BOXED_ARMS`]).
+/// Whether the arm's payload is boxed by [`BOXED_ARMS`].
 pub fn boxed_arm(union: &str, v: &Variant) -> bool {
     v.tag.as_deref().is_some_and(|t| BOXED_ARMS.contains(&(union, t)))
+}
+
+impl Emitter {
+    /// Whether the arm's payload is boxed: by [`BOXED_ARMS`], or because it
+    /// holds a recursive definition ([`super::recursive_defs`]).
+    pub(super) fn arm_boxed(&self, union: &str, v: &Variant) -> bool {
+        boxed_arm(union, v) || matches!(&v.payload, Payload::Type(t) if self.boxed(t))
+    }
 }
 
 impl Emitter {
@@ -41,7 +49,7 @@ impl Emitter {
                 Payload::Unit => quote! { #vd #vn, },
                 Payload::Type(t) => {
                     let t = self.ty(t);
-                    if boxed_arm(&def.name, v) {
+                    if self.arm_boxed(&def.name, v) {
                         quote! { #vd #vn(::std::boxed::Box<#t>), }
                     } else {
                         quote! { #vd #vn(#t), }
@@ -100,7 +108,8 @@ impl Emitter {
                 continue;
             }
             let (vn, ty) = (ident(&v.rust_name), self.ty(t));
-            let value = if boxed_arm(&def.name, v) { quote!(::std::boxed::Box::new(value)) } else { quote!(value) };
+            let value =
+                if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box::new(value)) } else { quote!(value) };
             let doc = format!(" The `{}` arm.", v.tag.as_deref().unwrap_or(&v.rust_name));
             out.push(quote! {
                 impl ::core::convert::From<#ty> for #name {
@@ -109,7 +118,7 @@ impl Emitter {
                 }
             });
             // A plain string arm takes a `&str` too (`RequestId::from("r1")`).
-            if key.replace(' ', "") == "::std::string::String" && !boxed_arm(&def.name, v) {
+            if key.replace(' ', "") == "::std::string::String" && !self.arm_boxed(&def.name, v) {
                 out.push(quote! {
                     impl ::core::convert::From<&str> for #name {
                         #[doc = #doc]
