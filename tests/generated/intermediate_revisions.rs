@@ -1622,6 +1622,669 @@ impl Sum {
         }
     }
 }
+/// `not` forbidding a property: the object has no `type` member.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct LocalServer {
+    /// The `command` property.
+    #[serde(rename = "command")]
+    pub command: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for LocalServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["command"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = LocalServer;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a LocalServer object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<LocalServer, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "command" => ::core::option::Option::Some(0),
+                        "type" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "command",
+                                map.next_value::<::std::string::String>()?,
+                            )
+                        }
+                        1 => {
+                            ::core::result::Result::Err(
+                                <A::Error as ::serde::de::Error>::custom(
+                                    "`type` is not allowed in LocalServer (its schema is `false`)",
+                                ),
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(LocalServer {
+                    command: ::acp_bindings::runtime::de::required(v0, "command")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("LocalServer", FIELDS, __Visitor)
+    }
+}
+impl LocalServer {
+    /// Creates a `LocalServer` from its required fields; every optional field is omitted.
+    pub fn new(command: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            command: command.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+}
+/// `RemoteServer` (the schema gives no description).
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct RemoteServer {
+    /// The `url` property.
+    #[serde(rename = "url")]
+    pub url: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for RemoteServer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["url"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = RemoteServer;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a RemoteServer object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<RemoteServer, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "url" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "url",
+                                map.next_value::<::std::string::String>()?,
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(RemoteServer {
+                    url: ::acp_bindings::runtime::de::required(v0, "url")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("RemoteServer", FIELDS, __Visitor)
+    }
+}
+impl RemoteServer {
+    /// Creates a `RemoteServer` from its required fields; every optional field is omitted.
+    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            url: url.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+}
+/// A union whose no-discriminator arm is chosen only when `type` is absent.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Server {
+    /// The `remote` variant.
+    Remote(RemoteServer),
+    /// A [`LocalServer`].
+    Local(LocalServer),
+}
+impl ::serde::Serialize for Server {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Remote(payload) => {
+                ::acp_bindings::runtime::ser::tagged(
+                    serializer,
+                    "type",
+                    "remote",
+                    ::core::option::Option::Some(payload),
+                )
+            }
+            Self::Local(payload) => ::serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+impl ::acp_bindings::runtime::de::Tagged for Server {
+    const NAME: &'static str = "Server";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "remote")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "remote" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Remote)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "Server",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
+        const KNOWN: &[&str] = &["remote"];
+        match ::acp_bindings::runtime::de::tag(&object, "type") {
+            other => {
+                let missing = ::core::matches!(
+                    other, ::acp_bindings::runtime::de::Tag::Missing
+                );
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    ::acp_bindings::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("Server", "type", other, KNOWN)
+                        .to_string()
+                };
+                let value = ::serde_json::Value::Object(object);
+                let mut errors = ::std::vec::Vec::new();
+                if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
+                    &value,
+                    &mut errors,
+                    "Local",
+                ) {
+                    return ::core::result::Result::Ok(Self::Local(v));
+                }
+                ::core::result::Result::Err(
+                    ::acp_bindings::runtime::de::no_open_arm(
+                        "Server",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
+                )
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                ::core::result::Result::Err(
+                    ::acp_bindings::runtime::de::unknown_tag(
+                        "Server",
+                        "type",
+                        other,
+                        KNOWN,
+                    ),
+                )
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Server {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
+    }
+}
+impl Server {
+    /// The property that discriminates the variants.
+    pub const TAG: &'static str = "type";
+    /// The `type` discriminator of this value, when it has one.
+    pub fn tag(&self) -> ::core::option::Option<&str> {
+        match self {
+            Self::Remote(_) => ::core::option::Option::Some("remote"),
+            Self::Local(_) => ::core::option::Option::None,
+        }
+    }
+}
+impl ::core::convert::From<RemoteServer> for Server {
+    /// The `remote` arm.
+    fn from(value: RemoteServer) -> Self {
+        Self::Remote(value)
+    }
+}
+impl ::core::convert::From<LocalServer> for Server {
+    /// The `Local` arm.
+    fn from(value: LocalServer) -> Self {
+        Self::Local(value)
+    }
+}
+/// `not` making one tag the default: `type` is absent or `agent`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct Participant {
+    /// The `name` property.
+    #[serde(rename = "name")]
+    pub name: ::std::string::String,
+    /// Who takes part.
+    #[serde(
+        rename = "type",
+        default,
+        skip_serializing_if = "::core::option::Option::is_none"
+    )]
+    pub r#type: ::core::option::Option<ParticipantType>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Participant {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["name", "type"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Participant;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Participant object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Participant, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut v1: ::core::option::Option<
+                    ::core::option::Option<ParticipantType>,
+                > = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "name" => ::core::option::Option::Some(0),
+                        "type" => ::core::option::Option::Some(1),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "name",
+                                map.next_value::<::std::string::String>()?,
+                            )
+                        }
+                        1 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v1,
+                                "type",
+                                map.next_value::<::core::option::Option<ParticipantType>>()?,
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(Participant {
+                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
+                    r#type: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Participant", FIELDS, __Visitor)
+    }
+}
+impl Participant {
+    /// Creates a `Participant` from its required fields; every optional field is omitted.
+    pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            name: name.into(),
+            r#type: ::core::default::Default::default(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+    /// Sets `type`.
+    #[must_use]
+    pub fn r#type(mut self, value: impl ::core::convert::Into<ParticipantType>) -> Self {
+        self.r#type = ::core::option::Option::Some(value.into());
+        self
+    }
+}
+/// `ParticipantType` (the schema gives no description).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ParticipantType {
+    /// `"agent"`.
+    Agent,
+}
+impl ParticipantType {
+    /// Every value this version knows, as on the wire.
+    pub const VALUES: &'static [&'static str] = &["agent"];
+    /// The value as on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Agent => "agent",
+        }
+    }
+}
+impl ::core::fmt::Display for ParticipantType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl ::core::str::FromStr for ParticipantType {
+    type Err = ::acp_bindings::runtime::ParseEnumError;
+    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+        ::core::result::Result::Ok(
+            match s {
+                "agent" => Self::Agent,
+                _ => {
+                    return ::core::result::Result::Err(
+                        ::acp_bindings::runtime::ParseEnumError::new(
+                            "ParticipantType",
+                            s,
+                        ),
+                    );
+                }
+            },
+        )
+    }
+}
+impl ::serde::Serialize for ParticipantType {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ParticipantType {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl ::serde::de::Visitor<'_> for Visitor {
+            type Value = ParticipantType;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a ParticipantType string")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::core::result::Result<ParticipantType, E> {
+                match v {
+                    "agent" => ::core::result::Result::Ok(ParticipantType::Agent),
+                    _ => {
+                        ::core::result::Result::Err(
+                            E::unknown_variant(v, ParticipantType::VALUES),
+                        )
+                    }
+                }
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+impl ::acp_bindings::runtime::de::Scalar for ParticipantType {
+    fn from_str(v: &str) -> ::core::option::Option<Self> {
+        v.parse().ok()
+    }
+}
+/// The default arm takes `agent` and no tag; `human` has an arm of its own.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Party {
+    /// The `human` variant.
+    Human(PartyHuman),
+    /// A [`Participant`].
+    Agent(Participant),
+}
+impl ::serde::Serialize for Party {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Human(payload) => {
+                ::acp_bindings::runtime::ser::tagged(
+                    serializer,
+                    "type",
+                    "human",
+                    ::core::option::Option::Some(payload),
+                )
+            }
+            Self::Agent(payload) => ::serde::Serialize::serialize(payload, serializer),
+        }
+    }
+}
+impl ::acp_bindings::runtime::de::Tagged for Party {
+    const NAME: &'static str = "Party";
+    const KEY: &'static str = "type";
+    fn is_known(tag: &str) -> bool {
+        matches!(tag, "human")
+    }
+    fn known<'de, D: ::serde::Deserializer<'de>>(
+        tag: &str,
+        payload: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match tag {
+            "human" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Human)
+                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                        "Party",
+                        tag,
+                        e,
+                    ))
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
+                )
+            }
+        }
+    }
+    fn from_object<E: ::serde::de::Error>(
+        object: ::acp_bindings::runtime::JsonObject,
+    ) -> ::core::result::Result<Self, E> {
+        const KNOWN: &[&str] = &["human"];
+        match ::acp_bindings::runtime::de::tag(&object, "type") {
+            other => {
+                let missing = ::core::matches!(
+                    other, ::acp_bindings::runtime::de::Tag::Missing
+                );
+                let tag_error = if missing {
+                    ::std::string::String::new()
+                } else {
+                    ::acp_bindings::runtime::de::unknown_tag::<
+                        ::serde_json::Error,
+                    >("Party", "type", other, KNOWN)
+                        .to_string()
+                };
+                let value = ::serde_json::Value::Object(object);
+                let mut errors = ::std::vec::Vec::new();
+                if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
+                    &value,
+                    &mut errors,
+                    "Agent",
+                ) {
+                    return ::core::result::Result::Ok(Self::Agent(v));
+                }
+                ::core::result::Result::Err(
+                    ::acp_bindings::runtime::de::no_open_arm(
+                        "Party",
+                        &tag_error,
+                        missing,
+                        &errors,
+                    ),
+                )
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                ::core::result::Result::Err(
+                    ::acp_bindings::runtime::de::unknown_tag(
+                        "Party",
+                        "type",
+                        other,
+                        KNOWN,
+                    ),
+                )
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Party {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::acp_bindings::runtime::de::tagged(deserializer)
+    }
+}
+impl Party {
+    /// The property that discriminates the variants.
+    pub const TAG: &'static str = "type";
+    /// The `type` discriminator of this value, when it has one.
+    pub fn tag(&self) -> ::core::option::Option<&str> {
+        match self {
+            Self::Human(_) => ::core::option::Option::Some("human"),
+            Self::Agent(_) => ::core::option::Option::None,
+        }
+    }
+}
+impl ::core::convert::From<PartyHuman> for Party {
+    /// The `human` arm.
+    fn from(value: PartyHuman) -> Self {
+        Self::Human(value)
+    }
+}
+impl ::core::convert::From<Participant> for Party {
+    /// The `Agent` arm.
+    fn from(value: Participant) -> Self {
+        Self::Agent(value)
+    }
+}
+/// `PartyHuman` (the schema gives no description).
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct PartyHuman {
+    /// The `handle` property.
+    #[serde(rename = "handle")]
+    pub handle: ::std::string::String,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: ::acp_bindings::runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for PartyHuman {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["handle"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = PartyHuman;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a PartyHuman object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<PartyHuman, A::Error> {
+                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let rest = ::acp_bindings::runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "handle" => ::core::option::Option::Some(0),
+                        _ => ::core::option::Option::None,
+                    },
+                    |i, map| match i {
+                        0 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v0,
+                                "handle",
+                                map.next_value::<::std::string::String>()?,
+                            )
+                        }
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                ::core::result::Result::Ok(PartyHuman {
+                    handle: ::acp_bindings::runtime::de::required(v0, "handle")?,
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("PartyHuman", FIELDS, __Visitor)
+    }
+}
+impl PartyHuman {
+    /// Creates a `PartyHuman` from its required fields; every optional field is omitted.
+    pub fn new(handle: impl ::core::convert::Into<::std::string::String>) -> Self {
+        Self {
+            handle: handle.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+}
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "Image",
@@ -1640,4 +2303,9 @@ pub const TYPE_NAMES: &[&str] = &[
     "TreeNode",
     "Expr",
     "Sum",
+    "LocalServer",
+    "RemoteServer",
+    "Server",
+    "Participant",
+    "Party",
 ];

@@ -379,4 +379,18 @@ fn intermediate_revision_constructs() {
     let e = exact::<Expr>(json!({"left": 1, "right": {"left": 2, "right": 3}}));
     let Expr::Sum(sum) = e else { panic!("a sum") };
     assert!(matches!(&*sum, Sum { right, .. } if matches!(&**right, Expr::Sum(_))));
+
+    // `not: {required: [type]}`: the no-discriminator arm only when `type` is absent.
+    use intermediate_revisions::{LocalServer, ParticipantType, Party, Server};
+    assert!(matches!(exact::<Server>(json!({"command": "ls"})), Server::Local(_)));
+    assert!(matches!(exact::<Server>(json!({"type": "remote", "url": "u"})), Server::Remote(_)));
+    rejected::<Server>(json!({"type": "pipe", "command": "ls"}), "unknown `type` `pipe` for Server");
+    rejected::<LocalServer>(json!({"command": "ls", "type": "x"}), "`type` is not allowed in LocalServer");
+    // `not` making one tag the default: `type` absent or `agent`.
+    let Party::Agent(p) = exact::<Party>(json!({"name": "bot"})) else { panic!("the default arm") };
+    assert_eq!(p.r#type, None);
+    let Party::Agent(p) = exact::<Party>(json!({"type": "agent", "name": "bot"})) else { panic!("the agent arm") };
+    assert_eq!(p.r#type, Some(ParticipantType::Agent));
+    assert!(matches!(exact::<Party>(json!({"type": "human", "handle": "h"})), Party::Human(_)));
+    rejected::<Party>(json!({"type": "robot", "name": "r"}), "unknown variant `robot`, expected `agent`");
 }
