@@ -220,3 +220,35 @@ fn a_line_that_is_not_json_reports_its_syntax_error() {
         }
     }
 }
+
+/// Numbers that serde_json's default float parser rounds to a neighbour of
+/// the nearest `f64` (the `json_encode` and `patch` targets): a message
+/// decoded, encoded and decoded again held another number, so a proxy
+/// changed what it forwarded and a patch applied differently after the
+/// wire. The bindings turn on serde_json's `float_roundtrip`: every number
+/// is read exactly, and what is written reads back the same.
+#[test]
+fn numbers_read_back_as_they_were_written() {
+    let numbers = [
+        "100333333333333333333333333.5",
+        "2999990000000000000000000000000000000000000008214565720323784703",
+        "2999999999999999999999999999999999999999999999999999999999999999",
+        "1.0033333333333336e+26",
+        "2.9999899999999998e+63",
+    ];
+    for text in numbers {
+        let v: Value = serde_json::from_str(text).unwrap();
+        let ours: Value = acp_bindings::json::from_str(text).unwrap();
+        assert_eq!(ours, v, "{text}");
+        let once = acp_bindings::json::to_string(&v).unwrap();
+        let again: Value = serde_json::from_str(&once).unwrap();
+        assert_eq!(again, v, "{text} written as {once} reads back as {again}");
+        assert_eq!(acp_bindings::json::to_string(&again).unwrap(), once, "{text}");
+    }
+    // The target's input, as a definition with an unknown property.
+    let text = r#"{"type":"Schema","title":"Temperature","mm":100333333333333333333333333.5,"default":50}"#;
+    let first: v2::ElicitationPropertySchema = acp_bindings::json::from_str(text).unwrap();
+    let once = acp_bindings::json::to_string(&first).unwrap();
+    let second: v2::ElicitationPropertySchema = acp_bindings::json::from_str(&once).unwrap();
+    assert_eq!(acp_bindings::json::to_string(&second).unwrap(), once);
+}
