@@ -7,7 +7,7 @@
 //! such problem of the file ([`Error::Many`]).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use serde_json::{Map, Value};
@@ -16,7 +16,11 @@ use crate::error::{Error, Result};
 use crate::model::*;
 
 mod arms;
+mod driver;
 mod graph;
+mod not;
+
+pub use driver::{lower, lower_in, lower_with, Mode};
 
 /// Keywords the generator understands inside a schema object.
 const KNOWN_KEYWORDS: &[&str] = &[
@@ -94,155 +98,6 @@ pub fn type_ident(name: &str) -> String {
         "Self_".to_owned()
     } else {
         camel
-    }
-}
-
-/// How a file is lowered.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Mode {
-    /// Every problem is an error (code generation from the vendored schema).
-    #[default]
-    Strict,
-    /// A definition that cannot be lowered, or that a check across
-    /// definitions refuses, is kept as [`Kind::Opaque`] (its schema and every
-    /// problem in it) with a warning; an unknown top-level keyword is a
-    /// warning. The schema diff and `ir` lower this way, so that a schema
-    /// gaining a construct the generator has not met can still be reviewed;
-    /// `codegen --lenient` previews make such definitions `serde_json::Value`.
-    Lenient,
-}
-
-/// Lowers a whole schema file without upsert configuration.
-pub fn lower(file: &Path, root: &Value) -> Result<Module> {
-    lower_with(file, root, None)
-}
-
-/// Lowers a whole schema file, attaching the upsert configuration (checked
-/// against the definitions; `label` names the configuration file in errors).
-pub fn lower_with(file: &Path, root: &Value, upserts: Option<crate::upserts::Applied<'_>>) -> Result<Module> {
-    lower_in(file, root, upserts, Mode::Strict)
-}
-
-/// [`lower_with`] in the given [`Mode`].
-pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Applied<'_>>, mode: Mode) -> Result<Module> {
-    let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new() };
-    let root = l.object(root, "")?;
-    let mut warnings = Vec::new();
-    for key in root.keys() {
-        if !matches!(key.as_str(), "$schema" | "$defs" | "title" | "description" | "anyOf") {
-            let e = l.err("", format!("unsupported top-level keyword `{key}`"));
-            match mode {
-                Mode::Strict => return Err(e),
-                Mode::Lenient => warnings.push(format!("{e} (ignored)")),
-            }
-        }
-    }
-    let Some(defs) = root.get("$defs") else {
-        return Err(l.err("", "no `$defs`: nothing to generate"));
-    };
-    let defs = l.object(defs, "/$defs")?;
-    l.defs = defs;
-    // Definitions kept opaque (lenient): name -> why.
-    let mut opaque: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    loop {
-        match l.module(upserts, mode, &mut opaque) {
-            Ok(mut module) => {
-                for why in opaque.values() {
-                    warnings.push(format!("{}: not understood, kept as any JSON: {}", file.display(), why.join("; ")));
-                }
-                module.warnings.extend(warnings);
-                return Ok(module);
-            }
-            Err(e) if mode == Mode::Lenient => {
-                // A check across definitions refused some: those become
-                // opaque and the rest is lowered again (each round makes at
-                // least one more definition opaque, or gives up).
-                let before = opaque.len();
-                for p in e.each() {
-                    let Error::Schema { pointer, message, .. } = p else { return Err(e) };
-                    let Some(name) = defs.keys().find(|n| within(pointer, n)) else { return Err(e) };
-                    opaque.entry(name.clone()).or_default().push(format!("{pointer}: {message}"));
-                }
-                if opaque.len() == before {
-                    return Err(e);
-                }
-            }
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-/// Whether the error pointer `pointer` (`#/$defs/...`) is inside definition `name`.
-fn within(pointer: &str, name: &str) -> bool {
-    let def = format!("#/$defs/{}", escape(name));
-    pointer.strip_prefix(&def).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-}
-
-impl Lowerer<'_> {
-    /// One pass over every definition: those in `opaque` are kept as they
-    /// are written; in lenient mode, one that fails to lower joins them.
-    fn module(
-        &self,
-        upserts: Option<crate::upserts::Applied<'_>>,
-        mode: Mode,
-        opaque: &mut BTreeMap<String, Vec<String>>,
-    ) -> Result<Module> {
-        // Every definition is lowered, whatever the others give, so that one
-        // run reports every problem of the file; the checks across
-        // definitions (references, roles, aliases) need them all and run
-        // only then.
-        let mut out = Vec::new();
-        let mut errors = Vec::new();
-        for (name, schema) in self.defs {
-            let pointer = format!("/$defs/{}", escape(name));
-            let lowered = match opaque.get(name) {
-                Some(_) => None,
-                None => Some(self.def(name, schema, &pointer)),
-            };
-            match lowered {
-                Some(Ok(d)) => out.push(d),
-                Some(Err(e)) if mode == Mode::Strict => errors.push(e),
-                Some(Err(e)) => {
-                    let why = e
-                        .each()
-                        .into_iter()
-                        .map(|p| match p {
-                            Error::Schema { pointer: at, message, .. } => format!("{at}: {message}"),
-                            other => other.to_string(),
-                        })
-                        .collect();
-                    opaque.insert(name.clone(), why);
-                    out.push(self.opaque(name, schema, &pointer, &opaque[name]));
-                }
-                None => out.push(self.opaque(name, schema, &pointer, &opaque[name])),
-            }
-        }
-        let mut module = Module { source: self.file.display().to_string(), defs: out, warnings: Vec::new() };
-        errors.extend(self.check_names(&module));
-        Error::all(errors)?;
-        if let Some(a) = upserts {
-            module.warnings = crate::upserts::apply(&mut module, a.config, a.label, a.strict)?;
-        }
-        graph::link(&mut module, &self.file.display().to_string())?;
-        Ok(module)
-    }
-
-    /// A definition kept as written, with why it was not lowered.
-    fn opaque(&self, name: &str, schema: &Value, pointer: &str, why: &[String]) -> Def {
-        Def {
-            excluded: Vec::new(),
-            name: name.to_owned(),
-            rust_name: type_ident(name),
-            pointer: pointer.to_owned(),
-            docs: schema.get("description").and_then(Value::as_str).map(str::to_owned),
-            method: None,
-            envelope: false,
-            kind: Kind::Opaque(Opaque { reason: why.join("; "), schema: schema.clone() }),
-            inline: Vec::new(),
-            upsert: None,
-            refs: Vec::new(),
-            direction: Direction::default(),
-        }
     }
 }
 
@@ -412,78 +267,6 @@ impl<'a> Lowerer<'a> {
             refs: Vec::new(),
             direction: Direction::default(),
         })
-    }
-
-    /// An object definition's `not` about one property `P`, as the same
-    /// object without it:
-    /// - `not: {required: [P]}`: `P` must be absent (its schema becomes
-    ///   `false`); as a union arm, the arm is chosen only when the
-    ///   discriminator `P` is absent;
-    /// - `not: {required: [P], properties: {P: {not: {const: V}}}}`: `P` is
-    ///   absent or `V` (its schema becomes `const: V`, optional); as a union
-    ///   arm, the arm is the default when no discriminator is given, and the
-    ///   `V` arm.
-    ///
-    /// `type: object` may be written in the `not`; any other form is an error.
-    fn object_not(&self, full: &Obj, not: &Value, pointer: &str) -> Result<Obj> {
-        let form = || {
-            self.err(
-                pointer,
-                "`not` on an object is understood as `{required: [P]}` (P must be absent) or `{required: [P], properties: {P: {not: {const: V}}}}` (P is absent or V)",
-            )
-        };
-        let not = self.object(not, pointer)?;
-        if !(full.contains_key("properties") || full.get("type") == Some(&Value::from("object"))) {
-            return Err(form());
-        }
-        if not.keys().any(|k| !matches!(k.as_str(), "required" | "type" | "properties"))
-            || not.get("type").is_some_and(|t| t != "object")
-        {
-            return Err(form());
-        }
-        let Some([Value::String(p)]) = not.get("required").and_then(Value::as_array).map(Vec::as_slice) else {
-            return Err(form());
-        };
-        let fixed = match not.get("properties").map(|ps| ps.as_object().map(|o| (o.len(), o.get(p)))) {
-            None => None,
-            Some(Some((1, Some(inner)))) => match inner.get("not").and_then(Value::as_object) {
-                Some(n)
-                    if n.len() == 1 && n.contains_key("const") && inner.as_object().is_some_and(|o| o.len() == 1) =>
-                {
-                    Some(n["const"].clone())
-                }
-                _ => return Err(form()),
-            },
-            _ => return Err(form()),
-        };
-        let mut out = full.clone();
-        out.remove("not");
-        let props = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-        let Some(props) = props.as_object_mut() else { return Err(form()) };
-        let declared = props.get(p).and_then(Value::as_object).cloned().unwrap_or_default();
-        let schema = match fixed {
-            None => Value::Bool(false),
-            Some(v) => {
-                let mut s: Obj =
-                    declared.into_iter().filter(|(k, _)| matches!(k.as_str(), "description" | "title")).collect();
-                s.insert("const".into(), v);
-                Value::Object(s)
-            }
-        };
-        props.insert(p.clone(), schema);
-        Ok(out)
-    }
-
-    /// The values a definition's `not` excludes: `not: {const: v}` or
-    /// `not: {enum: [..]}` (the only forms understood there).
-    fn excluded(&self, not: &Value, pointer: &str) -> Result<Vec<Value>> {
-        let not = self.object(not, pointer)?;
-        let form = || self.err(pointer, "`not` on a definition is understood as `{const: v}` or `{enum: [..]}`");
-        match (not.len(), not.get("const"), not.get("enum")) {
-            (1, Some(v), None) => Ok(vec![v.clone()]),
-            (1, None, Some(Value::Array(vs))) if !vs.is_empty() => Ok(vs.clone()),
-            _ => Err(form()),
-        }
     }
 
     fn inline_def(&self, name: String, s: &Obj, pointer: &str, kind: Kind, inline: Vec<Def>) -> Def {
