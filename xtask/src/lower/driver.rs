@@ -73,9 +73,9 @@ pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Appli
                 // least one more definition opaque, or gives up).
                 let before = opaque.len();
                 for p in e.each() {
-                    let Error::Schema { pointer, message, .. } = p else { return Err(e) };
+                    let Error::Schema { pointer, .. } = p else { return Err(e) };
                     let Some(name) = defs.keys().find(|n| within(pointer, n)) else { return Err(e) };
-                    opaque.entry(name.clone()).or_default().push(format!("{pointer}: {message}"));
+                    opaque.entry(name.clone()).or_default().push(problem(p));
                 }
                 if opaque.len() == before {
                     return Err(e);
@@ -83,6 +83,15 @@ pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Appli
             }
             Err(e) => return Err(e),
         }
+    }
+}
+
+/// One problem of an opaque definition: its pointer and message (the file
+/// is the module's).
+fn problem(p: &Error) -> String {
+    match p {
+        Error::Schema { pointer, message, .. } => format!("{pointer}: {message}"),
+        other => other.to_string(),
     }
 }
 
@@ -117,14 +126,7 @@ impl Lowerer<'_> {
                 Some(Ok(d)) => out.push(d),
                 Some(Err(e)) if mode == Mode::Strict => errors.push(e),
                 Some(Err(e)) => {
-                    let why = e
-                        .each()
-                        .into_iter()
-                        .map(|p| match p {
-                            Error::Schema { pointer: at, message, .. } => format!("{at}: {message}"),
-                            other => other.to_string(),
-                        })
-                        .collect();
+                    let why = e.each().into_iter().map(problem).collect();
                     opaque.insert(name.clone(), why);
                     out.push(self.opaque(name, schema, &pointer, &opaque[name]));
                 }
