@@ -292,10 +292,10 @@ pub enum Setting {
     Integer(i64),
     /// The `StringArray` arm.
     StringArray(::std::vec::Vec<::std::string::String>),
-    /// A [`SettingObject4`].
-    Object4(SettingObject4),
-    /// A [`SettingObject5`].
-    Object5(SettingObject5),
+    /// A [`SettingMin`].
+    Min(SettingMin),
+    /// A [`SettingMax`].
+    Max(SettingMax),
 }
 impl ::serde::Serialize for Setting {
     fn serialize<S: ::serde::Serializer>(
@@ -308,8 +308,8 @@ impl ::serde::Serialize for Setting {
             Self::StringArray(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
-            Self::Object4(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Object5(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Min(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Max(payload) => ::serde::Serialize::serialize(payload, serializer),
         }
     }
 }
@@ -343,16 +343,16 @@ impl<'de> ::serde::Deserialize<'de> for Setting {
         if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
             &value,
             &mut errors,
-            "Object4",
+            "Min",
         ) {
-            return ::core::result::Result::Ok(Self::Object4(v));
+            return ::core::result::Result::Ok(Self::Min(v));
         }
         if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
             &value,
             &mut errors,
-            "Object5",
+            "Max",
         ) {
-            return ::core::result::Result::Ok(Self::Object5(v));
+            return ::core::result::Result::Ok(Self::Max(v));
         }
         ::core::result::Result::Err(
             ::acp_bindings::runtime::de::no_arm("Setting", &errors),
@@ -383,42 +383,42 @@ impl ::core::convert::From<::std::vec::Vec<::std::string::String>> for Setting {
         Self::StringArray(value)
     }
 }
-impl ::core::convert::From<SettingObject4> for Setting {
-    /// The `Object4` arm.
-    fn from(value: SettingObject4) -> Self {
-        Self::Object4(value)
+impl ::core::convert::From<SettingMin> for Setting {
+    /// The `Min` arm.
+    fn from(value: SettingMin) -> Self {
+        Self::Min(value)
     }
 }
-impl ::core::convert::From<SettingObject5> for Setting {
-    /// The `Object5` arm.
-    fn from(value: SettingObject5) -> Self {
-        Self::Object5(value)
+impl ::core::convert::From<SettingMax> for Setting {
+    /// The `Max` arm.
+    fn from(value: SettingMax) -> Self {
+        Self::Max(value)
     }
 }
-/// `SettingObject4` (the schema gives no description).
+/// `SettingMin` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
-pub struct SettingObject4 {
+pub struct SettingMin {
     /// The `min` property.
     #[serde(rename = "min")]
     pub min: i64,
 }
-impl SettingObject4 {
-    /// Creates a `SettingObject4` from its required fields; every optional field is omitted.
+impl SettingMin {
+    /// Creates a `SettingMin` from its required fields; every optional field is omitted.
     pub fn new(min: impl ::core::convert::Into<i64>) -> Self {
         Self { min: min.into() }
     }
 }
-/// `SettingObject5` (the schema gives no description).
+/// `SettingMax` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
-pub struct SettingObject5 {
+pub struct SettingMax {
     /// The `max` property.
     #[serde(rename = "max")]
     pub max: i64,
 }
-impl SettingObject5 {
-    /// Creates a `SettingObject5` from its required fields; every optional field is omitted.
+impl SettingMax {
+    /// Creates a `SettingMax` from its required fields; every optional field is omitted.
     pub fn new(max: impl ::core::convert::Into<i64>) -> Self {
         Self { max: max.into() }
     }

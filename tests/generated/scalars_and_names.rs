@@ -159,7 +159,7 @@ pub struct Error {
         skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub r#override: ::core::option::Option<::std::string::String>,
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(
         rename = "anyOf",
         default,

@@ -205,7 +205,7 @@ impl Cost {
         self
     }
 }
-/// `minLength` / `pattern` of `currency`, checked on decode.
+/// `minLength` / `maxLength` / `pattern` of `currency`, checked on decode.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_currency;
@@ -223,7 +223,7 @@ impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_cu
         ::core::option::Option::Some(&PATTERN)
     }
 }
-/// `minLength` / `pattern` of `note`, checked on decode.
+/// `minLength` / `maxLength` / `pattern` of `note`, checked on decode.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_note;
@@ -238,7 +238,7 @@ impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_no
         ::core::option::Option::None
     }
 }
-/// `minLength` / `pattern` of `tag`, checked on decode.
+/// `minLength` / `maxLength` / `pattern` of `tag`, checked on decode.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_tag;

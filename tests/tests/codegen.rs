@@ -23,6 +23,9 @@ mod diff;
 #[path = "codegen/mutations.rs"]
 mod mutations;
 
+#[path = "codegen/serde_types.rs"]
+mod serde_types;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }

@@ -255,6 +255,7 @@ fn rename_refs(d: &mut Def, renamed: &BTreeMap<String, String>) {
                 }
             }
             Type::Array { items, .. } => ty(items, renamed),
+            Type::Tuple(items) => items.iter_mut().for_each(|i| ty(&mut i.ty, renamed)),
             Type::Map { values } => ty(values, renamed),
             _ => {}
         }
@@ -512,9 +513,7 @@ impl Gen<'_, '_> {
 
     fn string_newtype(&self, view: &View, name: &str) -> Option<bool> {
         match view.get(&view.resolve(name)).map(|d| &d.kind) {
-            Some(Kind::Newtype(Type::String { min_length, pattern, .. })) => {
-                Some(min_length.unwrap_or(0) == 0 && pattern.is_none())
-            }
+            Some(Kind::Newtype(t @ Type::String { .. })) => Some(t.string_rule().is_none()),
             _ => None,
         }
     }
@@ -542,8 +541,8 @@ impl Gen<'_, '_> {
                 }
                 _ => Err(format!("a string does not convert to `{y}`")),
             },
-            (Type::Ref(x), Type::String { min_length, pattern, .. }) => match self.string_newtype(self.src, x) {
-                Some(_) if min_length.unwrap_or(0) == 0 && pattern.is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
+            (Type::Ref(x), Type::String { .. }) => match self.string_newtype(self.src, x) {
+                Some(_) if b.string_rule().is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
                     |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(::std::string::String::from(&*#x.0))),
                 ))),
                 _ => Err(format!("`{x}` does not convert to a string")),
@@ -551,14 +550,15 @@ impl Gen<'_, '_> {
             (Type::String { .. }, Type::Base64) => Ok(Conv::Fallible(std::rc::Rc::new(
                 |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(crate::runtime::Base64String::from(#x))),
             ))),
-            (Type::Base64, Type::String { min_length: None, pattern: None, .. }) => {
-                Ok(Conv::Fallible(std::rc::Rc::new(
-                    |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#x.as_str().to_owned())),
-                )))
-            }
-            (Type::String { .. }, Type::String { min_length: m2, pattern: p2, .. }) => {
-                let Type::String { min_length: m1, pattern: p1, .. } = a else { unreachable!() };
-                if (m2.unwrap_or(0) > m1.unwrap_or(0)) || (p2.is_some() && p2 != p1) {
+            (Type::Base64, Type::String { .. }) if b.string_rule().is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
+                |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#x.as_str().to_owned())),
+            ))),
+            (
+                Type::String { min_length: m1, max_length: x1, pattern: p1, .. },
+                Type::String { min_length: m2, max_length: x2, pattern: p2, .. },
+            ) => {
+                let shorter = x2.is_some_and(|x2| x1.is_none_or(|x1| x2 < x1));
+                if (m2.unwrap_or(0) > m1.unwrap_or(0)) || shorter || (p2.is_some() && p2 != p1) {
                     Err("the target string has a rule the source lacks".into())
                 } else {
                     Ok(Conv::Id)
@@ -600,7 +600,7 @@ impl Gen<'_, '_> {
                 let (lo, hi) = (opt(*lo2), opt(*hi2));
                 Ok(Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::number(#x, #lo, #hi)))))
             }
-            (Type::Array { items: i1, min_items: m1 }, Type::Array { items: i2, min_items: m2 }) => {
+            (Type::Array { items: i1, min_items: m1, .. }, Type::Array { items: i2, min_items: m2, .. }) => {
                 let item = self.conv(i1, i2)?;
                 let need = m2.unwrap_or(0) > m1.unwrap_or(0);
                 let n = Literal::usize_unsuffixed(m2.unwrap_or(0) as usize);

@@ -30,6 +30,7 @@ use crate::model::{Additional, Def, Field, Kind, Module, Payload, Peer, Type};
 /// Every change kind a report can hold (the `kind` of [`Change`]).
 pub const KINDS: &[&str] = &[
     "additional_properties_changed",
+    "array_rules_changed",
     "bounds_changed",
     "capability_description_changed",
     "definition_added",
@@ -320,8 +321,13 @@ impl<'a> Differ<'a> {
     fn renamed_type(&self, a: &Type, b: &Type) -> bool {
         match (a, b) {
             (Type::Ref(x), Type::Ref(y)) => self.renames.get(x) == Some(y),
-            (Type::Array { items: x, min_items: m }, Type::Array { items: y, min_items: n }) => {
-                m == n && self.renamed_type(x, y)
+            (
+                Type::Array { items: x, min_items: m, max_items: mx, unique_items: u },
+                Type::Array { items: y, min_items: n, max_items: nx, unique_items: v },
+            ) => (m, mx, u) == (n, nx, v) && self.renamed_type(x, y),
+            (Type::Tuple(x), Type::Tuple(y)) => {
+                x.len() == y.len()
+                    && x.iter().zip(y).all(|(x, y)| x.nullable == y.nullable && self.renamed_type(&x.ty, &y.ty))
             }
             (Type::Map { values: x }, Type::Map { values: y }) => self.renamed_type(x, y),
             _ => false,
@@ -932,9 +938,10 @@ fn type_change_of(
         // Formats are documentation; a string extracted into a named string
         // type is the same on the wire (the diff of the named type says more).
         match (x, y) {
-            (Type::String { min_length: m1, pattern: p1, .. }, Type::String { min_length: m2, pattern: p2, .. }) => {
-                m1 == m2 && p1 == p2
-            }
+            (
+                Type::String { min_length: m1, max_length: x1, pattern: p1, .. },
+                Type::String { min_length: m2, max_length: x2, pattern: p2, .. },
+            ) => (m1, x1, p1) == (m2, x2, p2),
             _ => false,
         }
     };
@@ -947,10 +954,14 @@ fn type_change_of(
         );
     }
     match (a, b) {
-        (Type::String { min_length: m1, pattern: p1, .. }, Type::String { min_length: m2, pattern: p2, .. }) => {
+        (
+            Type::String { min_length: m1, max_length: x1, pattern: p1, .. },
+            Type::String { min_length: m2, max_length: x2, pattern: p2, .. },
+        ) => {
             // A rule only one side checks: the side that checks it rejects what the other allows.
-            let tighter_new = m2.unwrap_or(0) > m1.unwrap_or(0) || (p2.is_some() && p2 != p1);
-            let tighter_old = m1.unwrap_or(0) > m2.unwrap_or(0) || (p1.is_some() && p1 != p2);
+            let shorter = |x: &Option<u64>, y: &Option<u64>| x.is_some_and(|x| y.is_none_or(|y| x < y));
+            let tighter_new = m2.unwrap_or(0) > m1.unwrap_or(0) || shorter(x2, x1) || (p2.is_some() && p2 != p1);
+            let tighter_old = m1.unwrap_or(0) > m2.unwrap_or(0) || shorter(x1, x2) || (p1.is_some() && p1 != p2);
             let v = Verdict {
                 old_to_new: if tighter_new { lenient_new } else { Level::Compatible },
                 new_to_old: if tighter_old { lenient_old } else { Level::Compatible },
@@ -962,17 +973,33 @@ fn type_change_of(
                 "decoding checks different rules; the type does not change",
             )
         }
-        (Type::Array { items: i1, min_items: m1 }, Type::Array { items: i2, min_items: m2 }) if i1 == i2 => {
+        (
+            Type::Array { items: i1, min_items: m1, max_items: x1, unique_items: u1 },
+            Type::Array { items: i2, min_items: m2, max_items: x2, unique_items: u2 },
+        ) if i1 == i2 => {
+            // Each rule narrows what the side that states it accepts.
+            let fewer = |x: &Option<u64>, y: &Option<u64>| x.is_some_and(|x| y.is_none_or(|y| x < y));
+            let tighter_new = m2.unwrap_or(0) > m1.unwrap_or(0) || fewer(x2, x1) || (*u2 && !u1);
+            let tighter_old = m1.unwrap_or(0) > m2.unwrap_or(0) || fewer(x1, x2) || (*u1 && !u2);
             let v = Verdict {
-                old_to_new: if m2.unwrap_or(0) > m1.unwrap_or(0) { lenient_new } else { Level::Compatible },
-                new_to_old: if m1.unwrap_or(0) > m2.unwrap_or(0) { lenient_old } else { Level::Compatible },
+                old_to_new: if tighter_new { lenient_new } else { Level::Compatible },
+                new_to_old: if tighter_old { lenient_old } else { Level::Compatible },
             };
-            (
-                v,
-                "min_items_changed",
-                format!("minItems changed ({} -> {})", Type::describe(a), Type::describe(b)),
-                "documentation only (`minItems` is not checked on decode)",
-            )
+            if (x1, u1) == (x2, u2) {
+                (
+                    v,
+                    "min_items_changed",
+                    format!("minItems changed ({} -> {})", Type::describe(a), Type::describe(b)),
+                    "documentation only (`minItems` is not checked on decode)",
+                )
+            } else {
+                (
+                    v,
+                    "array_rules_changed",
+                    format!("the list's rules changed ({} -> {})", Type::describe(a), Type::describe(b)),
+                    "documentation only (`minItems`, `maxItems` and `uniqueItems` are not checked on decode)",
+                )
+            }
         }
         (Type::Integer { format: f1, min: lo1, max: hi1 }, Type::Integer { format: f2, min: lo2, max: hi2 }) => {
             let (r1, r2) = (f1.range(), f2.range());

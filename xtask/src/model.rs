@@ -379,16 +379,21 @@ pub struct Field {
 #[serde(rename_all = "snake_case")]
 pub enum Type {
     /// A string; `format` (uri, date-time, regex, ...) is documentation only;
-    /// `minLength` (in Unicode code points) and `pattern` (a regular
-    /// expression, unanchored as in JSON Schema) are checked on decode.
+    /// `minLength` and `maxLength` (in Unicode code points) and `pattern` (a
+    /// regular expression, unanchored as in JSON Schema) are checked on decode.
     String {
         #[serde(skip_serializing_if = "Option::is_none")]
         format: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         min_length: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        max_length: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pattern: Option<String>,
     },
+    /// A string of exactly one Unicode code point (`minLength: 1` and
+    /// `maxLength: 1`, what schemars writes for `char`).
+    Char,
     /// A string with `contentEncoding: base64`.
     Base64,
     /// An integer of the given format, with `minimum` / `maximum` as written
@@ -419,25 +424,53 @@ pub enum Type {
     Object,
     /// Another definition.
     Ref(String),
-    /// A list.
+    /// A list. `minItems`, `maxItems` and `uniqueItems` are documented on the
+    /// field, not checked on decode.
     Array {
         items: Box<Type>,
         #[serde(skip_serializing_if = "Option::is_none")]
         min_items: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max_items: Option<u64>,
+        /// `uniqueItems: true` (what schemars writes for sets).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        unique_items: bool,
     },
+    /// A fixed-length array whose items each have their own type
+    /// (`prefixItems` with no further items, what schemars writes for tuples).
+    Tuple(Vec<TupleItem>),
     /// An object used as a map from string keys to one value type.
     Map { values: Box<Type> },
+}
+
+/// One position of a [`Type::Tuple`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TupleItem {
+    /// The value type.
+    pub ty: Type,
+    /// `null` is an allowed value (`Option<T>` in Rust).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nullable: bool,
 }
 
 /// Integer formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IntFormat {
+    Int8,
+    Int16,
     Int32,
     Int64,
+    Int128,
+    /// schemars' `int` (`isize`): 64 bits on the wire, whatever the platform.
+    Int,
+    Uint8,
     Uint16,
     Uint32,
     Uint64,
+    Uint128,
+    /// schemars' `uint` (`usize`): 64 bits on the wire.
+    Uint,
 }
 
 impl Type {
@@ -462,12 +495,14 @@ impl Type {
         }
     }
 
-    /// The `minLength` and `pattern` decoding must check, if the type is a
-    /// string that has either (`minLength: 0` checks nothing).
-    pub fn string_rule(&self) -> Option<(u64, Option<&str>)> {
+    /// The `minLength`, `maxLength` and `pattern` decoding must check, if
+    /// the type is a string that has any (`minLength: 0` checks nothing).
+    pub fn string_rule(&self) -> Option<StrRule<'_>> {
         match self {
-            Type::String { min_length, pattern, .. } if min_length.unwrap_or(0) > 0 || pattern.is_some() => {
-                Some((min_length.unwrap_or(0), pattern.as_deref()))
+            Type::String { min_length, max_length, pattern, .. }
+                if min_length.unwrap_or(0) > 0 || max_length.is_some() || pattern.is_some() =>
+            {
+                Some(StrRule { min: min_length.unwrap_or(0), max: *max_length, pattern: pattern.as_deref() })
             }
             _ => None,
         }
@@ -478,7 +513,7 @@ impl Type {
     /// converter's and the diff's messages.
     pub fn describe(&self) -> String {
         match self {
-            Type::String { format, min_length, pattern } => {
+            Type::String { format, min_length, max_length, pattern } => {
                 let mut s = "string".to_owned();
                 if let Some(f) = format {
                     s += &format!(" ({f})");
@@ -486,14 +521,19 @@ impl Type {
                 if let Some(m) = min_length {
                     s += &format!(" minLength {m}");
                 }
+                if let Some(m) = max_length {
+                    s += &format!(" maxLength {m}");
+                }
                 if let Some(p) = pattern {
                     s += &format!(" pattern {p}");
                 }
                 s
             }
             Type::Base64 => "base64 string".into(),
+            Type::Char => "one-character string".into(),
             Type::Integer { format, min, max } => format!(
-                "{format:?} integer{}",
+                "{} integer{}",
+                format.name(),
                 match (min, max) {
                     (None, None) => String::new(),
                     _ => format!(
@@ -517,10 +557,29 @@ impl Type {
             Type::Any => "any JSON".into(),
             Type::Object => "object".into(),
             Type::Ref(r) => format!("`{r}`"),
-            Type::Array { items, min_items } => match min_items {
-                Some(n) => format!("list (minItems {n}) of {}", items.describe()),
-                None => format!("list of {}", items.describe()),
-            },
+            Type::Array { items, min_items, max_items, unique_items } => {
+                let mut rules = Vec::new();
+                if let Some(n) = min_items {
+                    rules.push(format!("minItems {n}"));
+                }
+                if let Some(n) = max_items {
+                    rules.push(format!("maxItems {n}"));
+                }
+                if *unique_items {
+                    rules.push("uniqueItems".to_owned());
+                }
+                match rules.is_empty() {
+                    true => format!("list of {}", items.describe()),
+                    false => format!("list ({}) of {}", rules.join(", "), items.describe()),
+                }
+            }
+            Type::Tuple(items) => {
+                let items: Vec<String> = items
+                    .iter()
+                    .map(|i| if i.nullable { format!("{} or null", i.ty.describe()) } else { i.ty.describe() })
+                    .collect();
+                format!("tuple ({})", items.join(", "))
+            }
             Type::Map { values } => format!("map of {}", values.describe()),
         }
     }
@@ -530,6 +589,7 @@ impl Type {
         match self {
             Type::Ref(r) => out.push(r),
             Type::Array { items, .. } => items.refs(out),
+            Type::Tuple(items) => items.iter().for_each(|i| i.ty.refs(out)),
             Type::Map { values } => values.refs(out),
             _ => {}
         }
@@ -537,16 +597,72 @@ impl Type {
 }
 
 impl IntFormat {
+    /// The format as the schema spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntFormat::Int8 => "int8",
+            IntFormat::Int16 => "int16",
+            IntFormat::Int32 => "int32",
+            IntFormat::Int64 => "int64",
+            IntFormat::Int128 => "int128",
+            IntFormat::Int => "int",
+            IntFormat::Uint8 => "uint8",
+            IntFormat::Uint16 => "uint16",
+            IntFormat::Uint32 => "uint32",
+            IntFormat::Uint64 => "uint64",
+            IntFormat::Uint128 => "uint128",
+            IntFormat::Uint => "uint",
+        }
+    }
+
+    /// Reads a `format` of an integer schema.
+    pub fn parse(format: &str) -> Option<IntFormat> {
+        [
+            IntFormat::Int8,
+            IntFormat::Int16,
+            IntFormat::Int32,
+            IntFormat::Int64,
+            IntFormat::Int128,
+            IntFormat::Int,
+            IntFormat::Uint8,
+            IntFormat::Uint16,
+            IntFormat::Uint32,
+            IntFormat::Uint64,
+            IntFormat::Uint128,
+            IntFormat::Uint,
+        ]
+        .into_iter()
+        .find(|f| f.name() == format)
+    }
+
     /// The range of the Rust type this format maps to.
     pub fn range(self) -> (i128, i128) {
         match self {
+            IntFormat::Int8 => (i8::MIN.into(), i8::MAX.into()),
+            IntFormat::Int16 => (i16::MIN.into(), i16::MAX.into()),
             IntFormat::Int32 => (i32::MIN.into(), i32::MAX.into()),
-            IntFormat::Int64 => (i64::MIN.into(), i64::MAX.into()),
+            IntFormat::Int64 | IntFormat::Int => (i64::MIN.into(), i64::MAX.into()),
+            IntFormat::Int128 => (i128::MIN, i128::MAX),
+            IntFormat::Uint8 => (0, u8::MAX.into()),
             IntFormat::Uint16 => (0, u16::MAX.into()),
             IntFormat::Uint32 => (0, u32::MAX.into()),
-            IntFormat::Uint64 => (0, u64::MAX.into()),
+            IntFormat::Uint64 | IntFormat::Uint => (0, u64::MAX.into()),
+            // `u128::MAX` is past `i128`: bounds are read from JSON as 64-bit
+            // numbers, so none can come near it.
+            IntFormat::Uint128 => (0, i128::MAX),
         }
     }
+}
+
+/// The rules decoding checks on a string ([`Type::string_rule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrRule<'a> {
+    /// `minLength` (0: none).
+    pub min: u64,
+    /// `maxLength`.
+    pub max: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<&'a str>,
 }
 
 /// A string or integer enum.

@@ -30941,7 +30941,7 @@ impl Notice {
         self
     }
 }
-/// `minLength` / `pattern` of `title`, checked on decode.
+/// `minLength` / `maxLength` / `pattern` of `title`, checked on decode.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;

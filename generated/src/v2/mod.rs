@@ -781,7 +781,7 @@ pub struct RequestPermissionRequest {
     /// Available permission options for the user to choose from.
     /// Must contain at least one option.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(rename = "options")]
     pub options: ::std::vec::Vec<PermissionOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10938,7 +10938,7 @@ pub struct StringPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
     /// declared by `enum`.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(
         rename = "enum",
         default,
@@ -10950,7 +10950,7 @@ pub struct StringPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     /// declared by `oneOf`.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(
         rename = "oneOf",
         default,
@@ -12317,7 +12317,7 @@ impl ::schemars::JsonSchema for MultiSelectItems {
 pub struct StringMultiSelectItems {
     /// Allowed enum values. Must contain at least one value.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(rename = "enum")]
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12455,7 +12455,7 @@ impl ::schemars::JsonSchema for StringMultiSelectItems {
 pub struct TitledMultiSelectItems {
     /// Titled enum options. Must contain at least one option.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(rename = "anyOf")]
     pub any_of: ::std::vec::Vec<EnumOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21789,7 +21789,7 @@ pub struct SessionConfigSelectGroup {
     pub name: ::std::string::String,
     /// The set of option values in this group. MUST contain at least one value.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(rename = "options", deserialize_with = "crate::runtime::de::lenient_items")]
     pub options: ::std::vec::Vec<SessionConfigSelectOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -36611,7 +36611,7 @@ impl Notice {
         self
     }
 }
-/// `minLength` / `pattern` of `title`, checked on decode.
+/// `minLength` / `maxLength` / `pattern` of `title`, checked on decode.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;
@@ -44518,7 +44518,7 @@ pub struct PromptRequest {
     /// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
     /// inserting it.
     ///
-    /// At least 1 item(s) (`minItems`).
+    /// At least 1 item(s) (`minItems`, not checked on decode).
     #[serde(rename = "prompt")]
     pub prompt: ::std::vec::Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional

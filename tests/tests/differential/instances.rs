@@ -111,6 +111,7 @@ impl<'a> Space<'a> {
         match ty {
             Type::String { .. } => json!(["a", "sess_1", "file:///tmp/x", "2026-01-01T00:00:00Z"][rng.below(4)]),
             Type::Base64 => json!("aGVsbG8="),
+            Type::Char => json!(["a", "é", "\u{1f600}"][rng.below(3)]),
             Type::Integer { format, min, max } => {
                 let (lo, hi) = format.range();
                 let lo = min.unwrap_or(lo).max(-1000);
@@ -128,11 +129,17 @@ impl<'a> Space<'a> {
             Type::Any => json!({"k": [true, 2.5]}),
             Type::Object => json!({"traceId": "t-1"}),
             Type::Ref(name) => self.instance(name, rng, depth),
-            Type::Array { items, min_items } => {
+            Type::Array { items, min_items, max_items, .. } => {
                 let n = if depth > 4 { 0 } else { rng.below(3) };
-                let n = n.max(min_items.unwrap_or(0) as usize);
+                let n = n.max(min_items.unwrap_or(0) as usize).min(max_items.map_or(usize::MAX, |m| m as usize));
                 Value::Array((0..n).map(|_| self.value(items, rng, depth + 1)).collect())
             }
+            Type::Tuple(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| if i.nullable && rng.chance(50) { Value::Null } else { self.value(&i.ty, rng, depth + 1) })
+                    .collect(),
+            ),
             Type::Map { values } => json!({"key": self.value(values, rng, depth + 1)}),
         }
     }

@@ -106,10 +106,11 @@ pub(crate) fn recursive_defs(all: &[&Def]) -> std::collections::BTreeSet<String>
 pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
     fn ty(t: &Type, set: &std::collections::BTreeSet<String>) -> bool {
         match t {
-            Type::String { .. } | Type::Base64 | Type::Integer { .. } | Type::Boolean | Type::Null => true,
+            Type::String { .. } | Type::Char | Type::Base64 | Type::Integer { .. } | Type::Boolean | Type::Null => true,
             Type::Number { .. } | Type::Any | Type::Object => false,
             Type::Ref(r) => set.contains(r),
             Type::Array { items, .. } => ty(items, set),
+            Type::Tuple(items) => items.iter().all(|i| ty(&i.ty, set)),
             Type::Map { values } => ty(values, set),
         }
     }
@@ -245,6 +246,7 @@ impl Emitter {
                     }
                 }
                 Type::Array { items, .. } => follow(items, aliases),
+                Type::Tuple(items) => items.iter_mut().for_each(|i| follow(&mut i.ty, aliases)),
                 Type::Map { values } => follow(values, aliases),
                 _ => {}
             }
@@ -262,6 +264,7 @@ impl Emitter {
         let rt = &self.rt;
         match ty {
             Type::String { .. } => quote!(::std::string::String),
+            Type::Char => quote!(char),
             Type::Base64 => quote!(#rt::Base64String),
             Type::Integer { format, .. } => int_type(*format),
             // As written: an integer stays an integer.
@@ -279,6 +282,18 @@ impl Emitter {
             Type::Array { items, .. } => {
                 let t = self.ty(items);
                 quote!(::std::vec::Vec<#t>)
+            }
+            // A Rust tuple: serde reads and writes it as an array of exactly its length.
+            Type::Tuple(items) => {
+                let ts = items.iter().map(|i| {
+                    let t = self.ty(&i.ty);
+                    if i.nullable {
+                        quote!(::core::option::Option<#t>)
+                    } else {
+                        t
+                    }
+                });
+                quote!((#(#ts,)*))
             }
             Type::Map { values } => {
                 let t = self.ty(values);
@@ -460,7 +475,7 @@ impl Emitter {
     /// The hidden rule type of a string property with `minLength` or
     /// `pattern`, if it has either.
     fn str_rule(&self, f: &Field) -> Option<TokenStream> {
-        let (min, pattern) = f.ty.string_rule()?;
+        let crate::model::StrRule { min, max, pattern } = f.ty.string_rule()?;
         let rt = &self.rt;
         let name = ident(&Self::rule_name("StrRule", f));
         let pointer = str_lit(&format!("#{}", f.pointer));
@@ -475,7 +490,14 @@ impl Emitter {
             }
             None => quote!(::core::option::Option::None),
         };
-        let doc = format!(" `minLength` / `pattern` of `{}`, checked on decode.", f.name);
+        let max = match max {
+            Some(m) => {
+                let m = usize::try_from(m).unwrap_or(usize::MAX);
+                quote!(const MAX_LENGTH: usize = #m;)
+            }
+            None => quote!(),
+        };
+        let doc = format!(" `minLength` / `maxLength` / `pattern` of `{}`, checked on decode.", f.name);
         Some(quote! {
             #[doc = #doc]
             #[doc(hidden)]
@@ -486,6 +508,7 @@ impl Emitter {
             }
             impl #rt::de::StrRule for #name {
                 const MIN_LENGTH: usize = #min;
+                #max
                 fn pattern() -> ::core::option::Option<&'static #rt::de::Pattern> {
                     #pattern
                 }
@@ -566,18 +589,31 @@ impl Emitter {
             notes.push(format!("Schema default when omitted: `{d}` (never written back)."));
         }
         match &f.ty {
-            Type::String { format, min_length, pattern } => {
+            Type::String { format, min_length, max_length, pattern } => {
                 if let Some(fmt) = format {
                     notes.push(format!("Format: `{fmt}`."));
                 }
                 if let Some(n) = min_length.filter(|n| *n > 0) {
                     notes.push(format!("At least {n} character(s) (`minLength`, checked on decode)."));
                 }
+                if let Some(n) = max_length {
+                    notes.push(format!("At most {n} character(s) (`maxLength`, checked on decode)."));
+                }
                 if let Some(p) = pattern {
                     notes.push(format!("Matches the pattern `{p}` (`pattern`, checked on decode)."));
                 }
             }
-            Type::Array { min_items: Some(n), .. } => notes.push(format!("At least {n} item(s) (`minItems`).")),
+            Type::Array { min_items, max_items, unique_items, .. } => {
+                if let Some(n) = min_items {
+                    notes.push(format!("At least {n} item(s) (`minItems`, not checked on decode)."));
+                }
+                if let Some(n) = max_items {
+                    notes.push(format!("At most {n} item(s) (`maxItems`, not checked on decode)."));
+                }
+                if *unique_items {
+                    notes.push("No two items equal (`uniqueItems`, not checked on decode).".to_owned());
+                }
+            }
             _ => {}
         }
         if !notes.is_empty() {
@@ -1037,11 +1073,16 @@ impl Emitter {
 
 pub(crate) fn int_type(format: IntFormat) -> TokenStream {
     match format {
+        IntFormat::Int8 => quote!(i8),
+        IntFormat::Int16 => quote!(i16),
         IntFormat::Int32 => quote!(i32),
-        IntFormat::Int64 => quote!(i64),
+        IntFormat::Int64 | IntFormat::Int => quote!(i64),
+        IntFormat::Int128 => quote!(i128),
+        IntFormat::Uint8 => quote!(u8),
         IntFormat::Uint16 => quote!(u16),
         IntFormat::Uint32 => quote!(u32),
-        IntFormat::Uint64 => quote!(u64),
+        IntFormat::Uint64 | IntFormat::Uint => quote!(u64),
+        IntFormat::Uint128 => quote!(u128),
     }
 }
 

@@ -192,11 +192,17 @@ impl Renderer<'_> {
         let mut o = Obj::new();
         let mut kind = |k: &str| o.insert("type".into(), k.into());
         match t {
-            Type::String { format, min_length, pattern } => {
+            Type::String { format, min_length, max_length, pattern } => {
                 kind("string");
                 put(&mut o, "format", format.clone());
                 put(&mut o, "minLength", *min_length);
+                put(&mut o, "maxLength", *max_length);
                 put(&mut o, "pattern", pattern.clone());
+            }
+            Type::Char => {
+                kind("string");
+                put(&mut o, "minLength", Some(1));
+                put(&mut o, "maxLength", Some(1));
             }
             Type::Base64 => {
                 kind("string");
@@ -229,10 +235,26 @@ impl Renderer<'_> {
                 Some(d) => return self.def(d),
                 None => return reference(name).as_object().expect("an object").clone(),
             },
-            Type::Array { items, min_items } => {
+            Type::Array { items, min_items, max_items, unique_items } => {
                 kind("array");
                 o.insert("items".into(), Value::Object(self.ty(items)));
                 put(&mut o, "minItems", *min_items);
+                put(&mut o, "maxItems", *max_items);
+                put(&mut o, "uniqueItems", unique_items.then_some(true));
+            }
+            Type::Tuple(items) => {
+                kind("array");
+                let prefix: Vec<Value> = items
+                    .iter()
+                    .map(|i| {
+                        let t = self.ty(&i.ty);
+                        Value::Object(if i.nullable { nullable(t) } else { t })
+                    })
+                    .collect();
+                o.insert("prefixItems".into(), Value::Array(prefix));
+                o.insert("items".into(), Value::Bool(false));
+                put(&mut o, "minItems", Some(items.len()));
+                put(&mut o, "maxItems", Some(items.len()));
             }
             Type::Map { values } => {
                 kind("object");

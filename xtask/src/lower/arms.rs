@@ -430,7 +430,9 @@ impl Lowerer<'_> {
 
 /// Names for the arms of a union that have neither `title` nor `$ref` (nor a
 /// discriminator value): from their shape (`String`, `Integer`, `Number`,
-/// `Boolean`, `Null`, `{Item}Array`, `Object`, `Map`, `Any`); a name that two
+/// `Boolean`, `Null`, `{Item}Array`, `Object`, `Map`, `Any`, or the member
+/// of an object that holds exactly one, as serde writes an externally tagged
+/// variant); a name that two
 /// arms (or a titled arm) would share gets the arm's 1-based position
 /// (`Object2`, `Object3`). `None` for the arms named otherwise.
 fn unnamed_arm_names(arms: &[&Obj], tag: Option<&str>, target: impl Fn(&Obj) -> Option<String>) -> Vec<Option<String>> {
@@ -470,11 +472,26 @@ fn shape_name(a: &Obj) -> String {
             });
             format!("{}Array", item.unwrap_or_default())
         }
+        // What serde writes for a variant of an externally tagged enum: an
+        // object of exactly one required member, named after the variant.
+        Some("object") if single_member(a).is_some() => type_ident(single_member(a).unwrap_or_default()),
         Some("object") if a.contains_key("properties") => "Object".into(),
         Some("object") if a.get("additionalProperties").is_some_and(Value::is_object) => "Map".into(),
         Some("object") => "Object".into(),
         _ => "Any".into(),
     }
+}
+
+/// The one member of an object that allows exactly one, and requires it
+/// (`{"properties": {"Newtype": ..}, "required": ["Newtype"], "additionalProperties": false}`).
+fn single_member(a: &Obj) -> Option<&str> {
+    let props = a.get("properties")?.as_object()?;
+    let required = a.get("required")?.as_array()?;
+    if props.len() != 1 || required.len() != 1 || a.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return None;
+    }
+    let name = props.keys().next()?;
+    (required[0] == name.as_str()).then_some(name.as_str())
 }
 
 /// The Rust variant of an integer enum value: from its `title`, else from the

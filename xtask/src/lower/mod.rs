@@ -37,6 +37,8 @@ const KNOWN_KEYWORDS: &[&str] = &[
     "enum",
     "format",
     "items",
+    "maxItems",
+    "maxLength",
     "maximum",
     "minItems",
     "minLength",
@@ -44,11 +46,13 @@ const KNOWN_KEYWORDS: &[&str] = &[
     "not",
     "oneOf",
     "pattern",
+    "prefixItems",
     "properties",
     "required",
     "title",
     "type",
     "unevaluatedProperties",
+    "uniqueItems",
     "x-deserialize-default-on-error",
     "x-deserialize-default-on-null",
     "x-deserialize-skip-invalid-items",
@@ -83,8 +87,12 @@ pub fn field_ident(name: &str) -> String {
 
 /// A Rust type or variant name for a schema name, value or title.
 pub fn type_ident(name: &str) -> String {
-    let already =
-        name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_alphanumeric());
+    // A name in capitals only (`BLUE`) is an acronym to Rust's style: `Blue`.
+    let shouting =
+        name.chars().filter(char::is_ascii_alphabetic).count() > 1 && !name.chars().any(|c| c.is_ascii_lowercase());
+    let already = !shouting
+        && name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric());
     let camel = if already { name.to_owned() } else { name.to_upper_camel_case() };
     let camel = if camel.is_empty() {
         // Nothing usable: keep the name so that the identifier check reports it.
@@ -588,17 +596,7 @@ impl<'a> Lowerer<'a> {
             },
             Some("boolean") => Type::Boolean,
             Some("null") => Type::Null,
-            Some("array") => {
-                let items = s.get("items").ok_or_else(|| self.err(pointer, "an array without `items`"))?;
-                let ip = format!("{pointer}/items");
-                let item_schema = self.schema(items, &ip)?;
-                let (item, item_null) = self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
-                if item_null {
-                    return Err(self.err(&ip, "nullable array items are not supported"));
-                }
-                self.unchecked_rule(&item, &ip)?;
-                Type::Array { items: Box::new(item), min_items: s.get("minItems").and_then(Value::as_u64) }
-            }
+            Some("array") => self.array(s, pointer, inline_name, inline)?,
             Some("object") => {
                 if s.contains_key("properties") {
                     let mut nested = Vec::new();
@@ -629,6 +627,87 @@ impl<'a> Lowerer<'a> {
         Ok((ty, nullable))
     }
 
+    /// `type: array`: a list (`items`), or a tuple (`prefixItems` and no
+    /// further items).
+    fn array(&self, s: &Obj, pointer: &str, inline_name: &str, inline: &mut Vec<Def>) -> Result<Type> {
+        let count = |key: &str| -> Result<Option<u64>> {
+            match s.get(key) {
+                None => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .map(Some)
+                    .ok_or_else(|| self.err(pointer, format!("`{key}` must be a non-negative integer"))),
+            }
+        };
+        let (min_items, max_items) = (count("minItems")?, count("maxItems")?);
+        if matches!((min_items, max_items), (Some(a), Some(b)) if a > b) {
+            return Err(self.err(pointer, "contradictory `minItems` and `maxItems`: no array has both"));
+        }
+        let unique_items = self.flag(s, "uniqueItems", pointer)?;
+        if let Some(prefix) = s.get("prefixItems") {
+            return self.tuple(s, prefix, (min_items, max_items), pointer, inline_name, inline);
+        }
+        let items = s.get("items").ok_or_else(|| self.err(pointer, "an array without `items`"))?;
+        let ip = format!("{pointer}/items");
+        let item_schema = self.schema(items, &ip)?;
+        let (item, item_null) = self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
+        if item_null {
+            return Err(self.err(&ip, "nullable array items are not supported"));
+        }
+        self.unchecked_rule(&item, &ip)?;
+        Ok(Type::Array { items: Box::new(item), min_items, max_items, unique_items })
+    }
+
+    /// `prefixItems`: a tuple, when the array holds exactly those items
+    /// (`minItems` and `maxItems` equal to their count, or `items: false`).
+    fn tuple(
+        &self,
+        s: &Obj,
+        prefix: &Value,
+        (min_items, max_items): (Option<u64>, Option<u64>),
+        pointer: &str,
+        inline_name: &str,
+        inline: &mut Vec<Def>,
+    ) -> Result<Type> {
+        let pp = format!("{pointer}/prefixItems");
+        let arr = prefix.as_array().ok_or_else(|| self.err(&pp, "`prefixItems` must be an array"))?;
+        if arr.is_empty() {
+            return Err(self.err(&pp, "empty `prefixItems`"));
+        }
+        let len = arr.len() as u64;
+        let closed = s.get("items") == Some(&Value::Bool(false)) || max_items == Some(len);
+        if !closed || s.get("items").is_some_and(|i| i != &Value::Bool(false)) {
+            return Err(self.err(
+                pointer,
+                format!(
+                    "`prefixItems` is understood as a tuple: no items after its {len} (`items: false` or `maxItems: {len}`)"
+                ),
+            ));
+        }
+        if min_items != Some(len) {
+            return Err(self.err(
+                pointer,
+                format!("`prefixItems` is understood as a tuple: all {len} items present (`minItems: {len}`)"),
+            ));
+        }
+        let mut items = Vec::new();
+        let mut errors = Vec::new();
+        for (i, item) in arr.iter().enumerate() {
+            let ip = format!("{pp}/{i}");
+            let lowered = self.schema(item, &ip).and_then(|o| {
+                let (ty, nullable) = self.ty(o, &ip, &format!("{inline_name}{i}"), inline)?;
+                self.unchecked_rule(&ty, &ip)?;
+                Ok(TupleItem { ty, nullable })
+            });
+            match lowered {
+                Ok(t) => items.push(t),
+                Err(e) => errors.push(e),
+            }
+        }
+        Error::all(errors)?;
+        Ok(Type::Tuple(items))
+    }
+
     fn string(&self, s: &Obj, pointer: &str) -> Result<Type> {
         match s.get("contentEncoding").map(|v| v.as_str()) {
             None => {}
@@ -640,10 +719,19 @@ impl<'a> Lowerer<'a> {
             Some(Value::String(f)) => Some(f.clone()),
             Some(_) => return Err(self.err(pointer, "`format` must be a string")),
         };
-        let min_length = match s.get("minLength") {
-            None => None,
-            Some(v) => Some(v.as_u64().ok_or_else(|| self.err(pointer, "`minLength` must be a non-negative integer"))?),
+        let length = |key: &str| -> Result<Option<u64>> {
+            match s.get(key) {
+                None => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .map(Some)
+                    .ok_or_else(|| self.err(pointer, format!("`{key}` must be a non-negative integer"))),
+            }
         };
+        let (min_length, max_length) = (length("minLength")?, length("maxLength")?);
+        if matches!((min_length, max_length), (Some(a), Some(b)) if a > b) {
+            return Err(self.err(pointer, "contradictory `minLength` and `maxLength`: no string has both"));
+        }
         let pattern = match s.get("pattern") {
             None => None,
             Some(Value::String(p)) => {
@@ -657,17 +745,23 @@ impl<'a> Lowerer<'a> {
             }
             Some(_) => return Err(self.err(pointer, "`pattern` must be a string")),
         };
-        Ok(Type::String { format, min_length, pattern })
+        if (min_length, max_length, &format, &pattern) == (Some(1), Some(1), &None, &None) {
+            return Ok(Type::Char);
+        }
+        Ok(Type::String { format, min_length, max_length, pattern })
     }
 
     fn integer(&self, s: &Obj, pointer: &str) -> Result<Type> {
         let format = match s.get("format").and_then(Value::as_str) {
-            None | Some("int64") => IntFormat::Int64,
-            Some("int32") => IntFormat::Int32,
-            Some("uint16") => IntFormat::Uint16,
-            Some("uint32") => IntFormat::Uint32,
-            Some("uint64") => IntFormat::Uint64,
-            Some(f) => return Err(self.err(pointer, format!("unsupported integer format `{f}`"))),
+            None => IntFormat::Int64,
+            Some(f) => IntFormat::parse(f).ok_or_else(|| {
+                self.err(
+                    pointer,
+                    format!(
+                        "unsupported integer format `{f}`: expected int8, int16, int32, int64, int128, int, uint8, uint16, uint32, uint64, uint128 or uint"
+                    ),
+                )
+            })?,
         };
         let (lo, hi) = format.range();
         let bound = |k: &str| -> Result<Option<i128>> {
@@ -690,7 +784,11 @@ impl<'a> Lowerer<'a> {
                 self.err(pointer, "contradictory integer bounds: no value satisfies `minimum`, `maximum` and `format`")
             );
         }
-        Ok(Type::Integer { format, min, max })
+        let ty = Type::Integer { format, min, max };
+        if format == IntFormat::Uint128 && ty.checks_range() {
+            return Err(self.err(pointer, "bounds tighter than the format on a `uint128` integer are not supported"));
+        }
+        Ok(ty)
     }
 
     // ---- checks --------------------------------------------------------------

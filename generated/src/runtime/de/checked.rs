@@ -41,6 +41,8 @@ fn check_float(n: Number, min: u64, max: u64, pointer: &str) -> Result<Number, s
 pub trait StrRule: Pointer {
     /// `minLength`, in Unicode code points (0: none).
     const MIN_LENGTH: usize;
+    /// `maxLength`, in Unicode code points (`usize::MAX`: none).
+    const MAX_LENGTH: usize = usize::MAX;
     /// `pattern`, if any.
     fn pattern() -> Option<&'static Pattern>;
 }
@@ -78,6 +80,13 @@ fn check_str<R: StrRule>(v: String) -> Result<String, serde_json::Error> {
         return Err(serde_json::Error::custom(format_args!(
             "{v:?} is shorter than the {} character(s) `minLength` of {} asks for",
             R::MIN_LENGTH,
+            R::POINTER
+        )));
+    }
+    if R::MAX_LENGTH < usize::MAX && v.chars().count() > R::MAX_LENGTH {
+        return Err(serde_json::Error::custom(format_args!(
+            "{v:?} is longer than the {} character(s) `maxLength` of {} allows",
+            R::MAX_LENGTH,
             R::POINTER
         )));
     }

@@ -1,0 +1,104 @@
+//! The schemars round trip: random values of plain serde types
+//! (`tests/serde-types`) written by serde, read by the types the generator made
+//! from their schemars schema (`schema/fixtures/serde_types.json`), written
+//! back: the same JSON, which serde reads back to the value it started from.
+
+use std::fmt::Debug;
+
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::fixtures::serde_types as generated;
+use acp_serde_types as original;
+
+/// One value of an original type `T` through the generated type `G`.
+fn round_trip<T, G>(value: &T) -> Result<(), TestCaseError>
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+    G: Serialize + DeserializeOwned,
+{
+    let written = serde_json::to_string(value).expect("serde writes every fixture value");
+    let read: G = serde_json::from_str(&written)
+        .map_err(|e| TestCaseError::fail(format!("the generated type refuses {written}: {e}")))?;
+    let again = serde_json::to_string(&read).expect("generated types always encode");
+    let (a, b): (Value, Value) = (serde_json::from_str(&written).unwrap(), serde_json::from_str(&again).unwrap());
+    prop_assert_eq!(&a, &b, "re-encoding changed the JSON: {} -> {}", written, again);
+    // The crate's own reader gives the same value (it falls back to serde_json).
+    let fast: G = acp_bindings::json::from_str(&written)
+        .map_err(|e| TestCaseError::fail(format!("json::from_str refuses {written}: {e}")))?;
+    prop_assert_eq!(serde_json::to_string(&fast).unwrap(), again.clone());
+    let back: T = serde_json::from_str(&again)
+        .map_err(|e| TestCaseError::fail(format!("serde refuses the re-encoding {again}: {e}")))?;
+    prop_assert_eq!(&back, value, "serde read the re-encoding {} as another value", again);
+    Ok(())
+}
+
+macro_rules! round_trips {
+    ($($test:ident: $t:ident,)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
+            $(
+                #[test]
+                fn $test(value in any::<original::$t>()) {
+                    round_trip::<original::$t, generated::$t>(&value)?;
+                }
+            )*
+        }
+
+        /// Every root of the fixture crate has a round trip above.
+        #[test]
+        fn every_root_type_round_trips() {
+            let tested: &[&str] = &[$(stringify!($t)),*];
+            let roots: Vec<&str> = original::ROOTS.iter().map(|(name, _)| *name).collect();
+            assert_eq!(roots, tested, "a root type of tests/serde-types has no round trip here, or one too many");
+        }
+    };
+}
+
+round_trips! {
+    scalars: Scalars,
+    meters: Meters,
+    label: Label,
+    point: Point,
+    marker: Marker,
+    collections: Collections,
+    attributes: Attributes,
+    strict: Strict,
+    flattened: Flattened,
+    with_shape: WithShape,
+    color: Color,
+    external: External,
+    shape: Shape,
+    adjacent: Adjacent,
+    untagged: Untagged,
+    event: Event,
+    tree: Tree,
+    chain: Chain,
+    expr: Expr,
+}
+
+/// The committed schema is what schemars writes for the fixture types today.
+#[test]
+fn the_committed_schema_is_what_schemars_writes() {
+    let root = super::root();
+    let committed = std::fs::read_to_string(root.join("schema/fixtures/serde_types.json")).unwrap();
+    assert!(
+        committed == original::schema_text(),
+        "schema/fixtures/serde_types.json is stale: run `cargo run -p acp-serde-types`, then `cargo xtask codegen`"
+    );
+}
+
+/// The round trip can fail: a generated type of another shape is caught.
+#[test]
+fn a_type_of_another_shape_fails_the_round_trip() {
+    let value = original::Strict { name: "n".into(), size: Some(3) };
+    // `Inner` has no `size` and requires `inner_name`: refused.
+    assert!(round_trip::<original::Strict, generated::Inner>(&value).is_err());
+    // `Color` is a closed set of strings: `Blue` is written `BLUE`, which reads
+    // back, but `Untagged` reads `"BLUE"` as text and serde reads it back as
+    // `Untagged::Text`, not the color.
+    assert!(round_trip::<original::Color, generated::Color>(&original::Color::Blue).is_ok());
+    assert!(round_trip::<original::Untagged, generated::Label>(&original::Untagged::Int(5)).is_err());
+}
