@@ -248,7 +248,26 @@ pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
 /// renders its Rust as [`fixture`] does, into `{stem}.rs`. Any JSON value is
 /// accepted: what the generator cannot lower is an error, never a panic.
 pub fn render_schema(label: &Path, json: &serde_json::Value, stem: &str) -> Result<(Module, String)> {
-    let module = lower(label, json)?;
+    render_module(lower(label, json)?, stem)
+}
+
+/// One schema file of any layout, as `cargo xtask codegen --schema FILE.json
+/// --out DIR` generates it: every `$def` of the file becomes an item of one
+/// module `DIR/{stem}.rs` that uses the `acp_bindings` runtime (a file
+/// `schemars` wrote for a crate's own serde types, say). Lenient mode makes a
+/// definition the generator does not understand `serde_json::Value`, with a
+/// warning in the module's `warnings`.
+pub fn single_file(root: &Path, path: &Path, mode: crate::lower::Mode) -> Result<(Module, String)> {
+    let label = display_path(root, path);
+    let json = read_json(path, &label)?;
+    let module = crate::lower::lower_in(&label, &json, None, mode)?;
+    opaque_names(&module)?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").replace('-', "_");
+    render_module(module, &stem)
+}
+
+/// Emits a module lowered from one file, as [`fixture`] does.
+fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
     let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs);
     let plan = Plan::single(&module);
     let registry = plan.gated();

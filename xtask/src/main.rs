@@ -21,10 +21,12 @@ enum Command {
         /// Write nothing; exit 1 and name the stale files if the committed output differs.
         #[arg(long)]
         check: bool,
-        /// Read schemas from this directory (same layout as `schema/`); no lock check.
+        /// Read schemas from this directory (same layout as `schema/`), or this one
+        /// schema file (its `$defs`, any layout: a file schemars wrote, say); no lock check.
         #[arg(long, requires = "out")]
         schema: Option<PathBuf>,
-        /// Write `v1/mod.rs` and `v2/mod.rs` into this directory.
+        /// Write `v1/mod.rs` and `v2/mod.rs` into this directory (for a schema file:
+        /// `{file stem}.rs`, a module that uses the `acp_bindings` runtime).
         #[arg(long, requires = "schema")]
         out: Option<PathBuf>,
         /// The upsert configuration of a `--schema` preview (default: the project's
@@ -188,6 +190,40 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = repo_root();
     match cli.command {
+        Command::Codegen { check, schema: Some(file), out: Some(out), upserts, lenient } if file.is_file() => {
+            if upserts.is_some() {
+                eprintln!(
+                    "error: `--upserts` configures an ACP schema directory (by protocol version), not one schema file"
+                );
+                return ExitCode::from(2);
+            }
+            let mode = if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict };
+            let base = std::env::current_dir().unwrap_or_default();
+            let (module, text) = match codegen::single_file(&base, &file, mode) {
+                Ok(r) => r,
+                Err(e) => return fail(&e),
+            };
+            for w in &module.warnings {
+                eprintln!("warning: {w}");
+            }
+            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").replace('-', "_");
+            let path = out.join(format!("{stem}.rs"));
+            println!("{}: {} defs read", file.display(), module.defs.len());
+            if check {
+                if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+                    println!("generated code is up to date");
+                    return ExitCode::SUCCESS;
+                }
+                eprintln!("stale: {}", path.display());
+                eprintln!("error: generated code is out of date: run the same command without `--check`");
+                return ExitCode::from(1);
+            }
+            if let Err(e) = xtask::write::write_all(&[(path.clone(), text.into_bytes())], &[]) {
+                return fail(&e);
+            }
+            println!("wrote {}", path.display());
+            ExitCode::SUCCESS
+        }
         Command::Codegen { check, schema, out, upserts, lenient } => {
             let layout = match (schema, out) {
                 (Some(schema_dir), Some(out_dir)) => Layout {
