@@ -859,6 +859,15 @@ pub struct Collections {
     /// The `points` property.
     #[serde(rename = "points")]
     pub points: ::std::vec::Vec<Point>,
+    /// The `sparse` property.
+    #[serde(rename = "sparse")]
+    pub sparse: ::std::vec::Vec<::core::option::Option<u32>>,
+    /// The `maybe_values` property.
+    #[serde(rename = "maybe_values")]
+    pub maybe_values: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::core::option::Option<::std::string::String>,
+    >,
     /// The `optional` property.
     #[serde(
         rename = "optional",
@@ -902,6 +911,8 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
             "triple",
             "fixed",
             "points",
+            "sparse",
+            "maybe_values",
             "optional",
             "optional_ref",
             "any",
@@ -942,16 +953,25 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                 let mut v8: ::core::option::Option<::std::vec::Vec<u8>> = ::core::option::Option::None;
                 let mut v9: ::core::option::Option<::std::vec::Vec<Point>> = ::core::option::Option::None;
                 let mut v10: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<u32>,
+                    ::std::vec::Vec<::core::option::Option<u32>>,
                 > = ::core::option::Option::None;
                 let mut v11: ::core::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::core::option::Option<::std::string::String>,
+                    >,
+                > = ::core::option::Option::None;
+                let mut v12: ::core::option::Option<
+                    ::acp_bindings::runtime::Nullable<u32>,
+                > = ::core::option::Option::None;
+                let mut v13: ::core::option::Option<
                     ::acp_bindings::runtime::Nullable<Meters>,
                 > = ::core::option::Option::None;
-                let mut v12: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
-                let mut v13: ::core::option::Option<
+                let mut v14: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
+                let mut v15: ::core::option::Option<
                     ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
                 > = ::core::option::Option::None;
-                let mut v14: ::core::option::Option<
+                let mut v16: ::core::option::Option<
                     ::std::collections::BTreeMap<::std::string::String, Label>,
                 > = ::core::option::Option::None;
                 let rest = ::acp_bindings::runtime::de::fields(
@@ -967,11 +987,13 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                         "triple" => ::core::option::Option::Some(7),
                         "fixed" => ::core::option::Option::Some(8),
                         "points" => ::core::option::Option::Some(9),
-                        "optional" => ::core::option::Option::Some(10),
-                        "optional_ref" => ::core::option::Option::Some(11),
-                        "any" => ::core::option::Option::Some(12),
-                        "object" => ::core::option::Option::Some(13),
-                        "labels" => ::core::option::Option::Some(14),
+                        "sparse" => ::core::option::Option::Some(10),
+                        "maybe_values" => ::core::option::Option::Some(11),
+                        "optional" => ::core::option::Option::Some(12),
+                        "optional_ref" => ::core::option::Option::Some(13),
+                        "any" => ::core::option::Option::Some(14),
+                        "object" => ::core::option::Option::Some(15),
+                        "labels" => ::core::option::Option::Some(16),
                         _ => ::core::option::Option::None,
                     },
                     |i, map| match i {
@@ -1060,28 +1082,51 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                         10 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v10,
-                                "optional",
-                                map.next_value::<::acp_bindings::runtime::Nullable<u32>>()?,
+                                "sparse",
+                                map
+                                    .next_value::<
+                                        ::std::vec::Vec<::core::option::Option<u32>>,
+                                    >()?,
                             )
                         }
                         11 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v11,
-                                "optional_ref",
+                                "maybe_values",
                                 map
-                                    .next_value::<::acp_bindings::runtime::Nullable<Meters>>()?,
+                                    .next_value::<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            ::core::option::Option<::std::string::String>,
+                                        >,
+                                    >()?,
                             )
                         }
                         12 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v12,
-                                "any",
-                                map.next_value::<::serde_json::Value>()?,
+                                "optional",
+                                map.next_value::<::acp_bindings::runtime::Nullable<u32>>()?,
                             )
                         }
                         13 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v13,
+                                "optional_ref",
+                                map
+                                    .next_value::<::acp_bindings::runtime::Nullable<Meters>>()?,
+                            )
+                        }
+                        14 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v14,
+                                "any",
+                                map.next_value::<::serde_json::Value>()?,
+                            )
+                        }
+                        15 => {
+                            ::acp_bindings::runtime::de::once(
+                                &mut v15,
                                 "object",
                                 map
                                     .next_value::<
@@ -1089,9 +1134,9 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                                     >()?,
                             )
                         }
-                        14 => {
+                        16 => {
                             ::acp_bindings::runtime::de::once(
-                                &mut v14,
+                                &mut v16,
                                 "labels",
                                 map
                                     .next_value::<
@@ -1117,11 +1162,16 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                     triple: ::acp_bindings::runtime::de::required(v7, "triple")?,
                     fixed: ::acp_bindings::runtime::de::required(v8, "fixed")?,
                     points: ::acp_bindings::runtime::de::required(v9, "points")?,
-                    optional: v10.unwrap_or_default(),
-                    optional_ref: v11.unwrap_or_default(),
-                    any: ::acp_bindings::runtime::de::required(v12, "any")?,
-                    object: ::acp_bindings::runtime::de::required(v13, "object")?,
-                    labels: ::acp_bindings::runtime::de::required(v14, "labels")?,
+                    sparse: ::acp_bindings::runtime::de::required(v10, "sparse")?,
+                    maybe_values: ::acp_bindings::runtime::de::required(
+                        v11,
+                        "maybe_values",
+                    )?,
+                    optional: v12.unwrap_or_default(),
+                    optional_ref: v13.unwrap_or_default(),
+                    any: ::acp_bindings::runtime::de::required(v14, "any")?,
+                    object: ::acp_bindings::runtime::de::required(v15, "object")?,
+                    labels: ::acp_bindings::runtime::de::required(v16, "labels")?,
                     additional_properties: rest,
                 })
             }
@@ -1151,6 +1201,13 @@ impl Collections {
         >,
         fixed: impl ::core::convert::Into<::std::vec::Vec<u8>>,
         points: impl ::core::convert::Into<::std::vec::Vec<Point>>,
+        sparse: impl ::core::convert::Into<::std::vec::Vec<::core::option::Option<u32>>>,
+        maybe_values: impl ::core::convert::Into<
+            ::std::collections::BTreeMap<
+                ::std::string::String,
+                ::core::option::Option<::std::string::String>,
+            >,
+        >,
         any: impl ::core::convert::Into<::serde_json::Value>,
         object: impl ::core::convert::Into<
             ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
@@ -1170,6 +1227,8 @@ impl Collections {
             triple: triple.into(),
             fixed: fixed.into(),
             points: points.into(),
+            sparse: sparse.into(),
+            maybe_values: maybe_values.into(),
             optional: ::core::default::Default::default(),
             optional_ref: ::core::default::Default::default(),
             any: any.into(),

@@ -256,7 +256,7 @@ fn rename_refs(d: &mut Def, renamed: &BTreeMap<String, String>) {
             }
             Type::Array { items, .. } => ty(items, renamed),
             Type::Tuple(items) => items.iter_mut().for_each(|i| ty(&mut i.ty, renamed)),
-            Type::Map { values } => ty(values, renamed),
+            Type::Map { values, .. } => ty(values, renamed),
             _ => {}
         }
     }
@@ -600,7 +600,10 @@ impl Gen<'_, '_> {
                 let (lo, hi) = (opt(*lo2), opt(*hi2));
                 Ok(Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::number(#x, #lo, #hi)))))
             }
-            (Type::Array { items: i1, min_items: m1, .. }, Type::Array { items: i2, min_items: m2, .. }) => {
+            (
+                Type::Array { items: i1, min_items: m1, nullable_items: false, .. },
+                Type::Array { items: i2, min_items: m2, nullable_items: false, .. },
+            ) => {
                 let item = self.conv(i1, i2)?;
                 let need = m2.unwrap_or(0) > m1.unwrap_or(0);
                 let n = Literal::usize_unsuffixed(m2.unwrap_or(0) as usize);
@@ -642,11 +645,13 @@ impl Gen<'_, '_> {
                     }))),
                 }
             }
-            (Type::Map { values: v1 }, Type::Map { values: v2 }) => match self.conv(v1, v2)? {
-                Conv::Id => Ok(Conv::Id),
-                Conv::Fallible(_) if matches!(**v1, Type::Ref(_)) => Ok(trait_call()),
-                _ => Err("map values that need a conversion".into()),
-            },
+            (Type::Map { values: v1, nullable_values: false }, Type::Map { values: v2, nullable_values: false }) => {
+                match self.conv(v1, v2)? {
+                    Conv::Id => Ok(Conv::Id),
+                    Conv::Fallible(_) if matches!(**v1, Type::Ref(_)) => Ok(trait_call()),
+                    _ => Err("map values that need a conversion".into()),
+                }
+            }
             (x, y) if x == y && !matches!(x, Type::Ref(_)) => Ok(Conv::Id),
             (x, y) => Err(format!("{} does not convert to {}", x.describe(), y.describe())),
         }

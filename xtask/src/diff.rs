@@ -293,7 +293,7 @@ impl<'a> Differ<'a> {
                         let absorbed = match &f.ty {
                             t if refers(t) => f.default_on_error,
                             Type::Array { items, .. } if refers(items) => f.default_on_error || f.skip_invalid_items,
-                            Type::Map { values } if refers(values) => f.default_on_error,
+                            Type::Map { values, .. } if refers(values) => f.default_on_error,
                             _ => continue,
                         };
                         if !absorbed {
@@ -322,14 +322,16 @@ impl<'a> Differ<'a> {
         match (a, b) {
             (Type::Ref(x), Type::Ref(y)) => self.renames.get(x) == Some(y),
             (
-                Type::Array { items: x, min_items: m, max_items: mx, unique_items: u },
-                Type::Array { items: y, min_items: n, max_items: nx, unique_items: v },
-            ) => (m, mx, u) == (n, nx, v) && self.renamed_type(x, y),
+                Type::Array { items: x, min_items: m, max_items: mx, unique_items: u, nullable_items: xn },
+                Type::Array { items: y, min_items: n, max_items: nx, unique_items: v, nullable_items: yn },
+            ) => (m, mx, u, xn) == (n, nx, v, yn) && self.renamed_type(x, y),
             (Type::Tuple(x), Type::Tuple(y)) => {
                 x.len() == y.len()
                     && x.iter().zip(y).all(|(x, y)| x.nullable == y.nullable && self.renamed_type(&x.ty, &y.ty))
             }
-            (Type::Map { values: x }, Type::Map { values: y }) => self.renamed_type(x, y),
+            (Type::Map { values: x, nullable_values: xn }, Type::Map { values: y, nullable_values: yn }) => {
+                xn == yn && self.renamed_type(x, y)
+            }
             _ => false,
         }
     }
@@ -974,9 +976,9 @@ fn type_change_of(
             )
         }
         (
-            Type::Array { items: i1, min_items: m1, max_items: x1, unique_items: u1 },
-            Type::Array { items: i2, min_items: m2, max_items: x2, unique_items: u2 },
-        ) if i1 == i2 => {
+            Type::Array { items: i1, min_items: m1, max_items: x1, unique_items: u1, nullable_items: n1 },
+            Type::Array { items: i2, min_items: m2, max_items: x2, unique_items: u2, nullable_items: n2 },
+        ) if i1 == i2 && n1 == n2 => {
             // Each rule narrows what the side that states it accepts.
             let fewer = |x: &Option<u64>, y: &Option<u64>| x.is_some_and(|x| y.is_none_or(|y| x < y));
             let tighter_new = m2.unwrap_or(0) > m1.unwrap_or(0) || fewer(x2, x1) || (*u2 && !u1);

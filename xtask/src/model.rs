@@ -435,12 +435,20 @@ pub enum Type {
         /// `uniqueItems: true` (what schemars writes for sets).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         unique_items: bool,
+        /// An item may be `null` (`Vec<Option<T>>`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        nullable_items: bool,
     },
     /// A fixed-length array whose items each have their own type
     /// (`prefixItems` with no further items, what schemars writes for tuples).
     Tuple(Vec<TupleItem>),
     /// An object used as a map from string keys to one value type.
-    Map { values: Box<Type> },
+    Map {
+        values: Box<Type>,
+        /// A value may be `null` (`BTreeMap<String, Option<T>>`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        nullable_values: bool,
+    },
 }
 
 /// One position of a [`Type::Tuple`].
@@ -557,7 +565,7 @@ impl Type {
             Type::Any => "any JSON".into(),
             Type::Object => "object".into(),
             Type::Ref(r) => format!("`{r}`"),
-            Type::Array { items, min_items, max_items, unique_items } => {
+            Type::Array { items, min_items, max_items, unique_items, nullable_items } => {
                 let mut rules = Vec::new();
                 if let Some(n) = min_items {
                     rules.push(format!("minItems {n}"));
@@ -568,9 +576,10 @@ impl Type {
                 if *unique_items {
                     rules.push("uniqueItems".to_owned());
                 }
+                let item = if *nullable_items { format!("{} or null", items.describe()) } else { items.describe() };
                 match rules.is_empty() {
-                    true => format!("list of {}", items.describe()),
-                    false => format!("list ({}) of {}", rules.join(", "), items.describe()),
+                    true => format!("list of {item}"),
+                    false => format!("list ({}) of {item}", rules.join(", ")),
                 }
             }
             Type::Tuple(items) => {
@@ -580,7 +589,8 @@ impl Type {
                     .collect();
                 format!("tuple ({})", items.join(", "))
             }
-            Type::Map { values } => format!("map of {}", values.describe()),
+            Type::Map { values, nullable_values: false } => format!("map of {}", values.describe()),
+            Type::Map { values, nullable_values: true } => format!("map of {} or null", values.describe()),
         }
     }
 
@@ -590,7 +600,7 @@ impl Type {
             Type::Ref(r) => out.push(r),
             Type::Array { items, .. } => items.refs(out),
             Type::Tuple(items) => items.iter().for_each(|i| i.ty.refs(out)),
-            Type::Map { values } => values.refs(out),
+            Type::Map { values, .. } => values.refs(out),
             _ => {}
         }
     }

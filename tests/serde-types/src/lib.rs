@@ -91,6 +91,10 @@ pub struct Collections {
     pub fixed: [u8; 4],
     #[proptest(strategy = "prop::collection::vec(any::<Point>(), 0..3)")]
     pub points: Vec<Point>,
+    #[proptest(strategy = "prop::collection::vec(any::<Option<u32>>(), 0..5)")]
+    pub sparse: Vec<Option<u32>>,
+    #[proptest(strategy = "prop::collection::btree_map(\".{0,6}\", any::<Option<String>>(), 0..4)")]
+    pub maybe_values: BTreeMap<String, Option<String>>,
     pub optional: Option<u32>,
     pub optional_ref: Option<Meters>,
     #[proptest(strategy = "json_value()")]

@@ -129,10 +129,14 @@ impl<'a> Space<'a> {
             Type::Any => json!({"k": [true, 2.5]}),
             Type::Object => json!({"traceId": "t-1"}),
             Type::Ref(name) => self.instance(name, rng, depth),
-            Type::Array { items, min_items, max_items, .. } => {
+            Type::Array { items, min_items, max_items, nullable_items, .. } => {
                 let n = if depth > 4 { 0 } else { rng.below(3) };
                 let n = n.max(min_items.unwrap_or(0) as usize).min(max_items.map_or(usize::MAX, |m| m as usize));
-                Value::Array((0..n).map(|_| self.value(items, rng, depth + 1)).collect())
+                let item = |rng: &mut Rng| match *nullable_items && rng.chance(30) {
+                    true => Value::Null,
+                    false => self.value(items, rng, depth + 1),
+                };
+                Value::Array((0..n).map(|_| item(rng)).collect())
             }
             Type::Tuple(items) => Value::Array(
                 items
@@ -140,7 +144,10 @@ impl<'a> Space<'a> {
                     .map(|i| if i.nullable && rng.chance(50) { Value::Null } else { self.value(&i.ty, rng, depth + 1) })
                     .collect(),
             ),
-            Type::Map { values } => json!({"key": self.value(values, rng, depth + 1)}),
+            Type::Map { values, nullable_values } => match *nullable_values && rng.chance(30) {
+                true => json!({"key": null}),
+                false => json!({"key": self.value(values, rng, depth + 1)}),
+            },
         }
     }
 }

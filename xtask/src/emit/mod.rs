@@ -111,7 +111,7 @@ pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
             Type::Ref(r) => set.contains(r),
             Type::Array { items, .. } => ty(items, set),
             Type::Tuple(items) => items.iter().all(|i| ty(&i.ty, set)),
-            Type::Map { values } => ty(values, set),
+            Type::Map { values, .. } => ty(values, set),
         }
     }
     let mut set = std::collections::BTreeSet::new();
@@ -247,7 +247,7 @@ impl Emitter {
                 }
                 Type::Array { items, .. } => follow(items, aliases),
                 Type::Tuple(items) => items.iter_mut().for_each(|i| follow(&mut i.ty, aliases)),
-                Type::Map { values } => follow(values, aliases),
+                Type::Map { values, .. } => follow(values, aliases),
                 _ => {}
             }
         }
@@ -279,8 +279,9 @@ impl Emitter {
                 let i = self.rust_name(name);
                 quote!(#i)
             }
-            Type::Array { items, .. } => {
+            Type::Array { items, nullable_items, .. } => {
                 let t = self.ty(items);
+                let t = if *nullable_items { quote!(::core::option::Option<#t>) } else { t };
                 quote!(::std::vec::Vec<#t>)
             }
             // A Rust tuple: serde reads and writes it as an array of exactly its length.
@@ -295,8 +296,9 @@ impl Emitter {
                 });
                 quote!((#(#ts,)*))
             }
-            Type::Map { values } => {
+            Type::Map { values, nullable_values } => {
                 let t = self.ty(values);
+                let t = if *nullable_values { quote!(::core::option::Option<#t>) } else { t };
                 quote!(::std::collections::BTreeMap<::std::string::String, #t>)
             }
         }

@@ -235,9 +235,10 @@ impl Renderer<'_> {
                 Some(d) => return self.def(d),
                 None => return reference(name).as_object().expect("an object").clone(),
             },
-            Type::Array { items, min_items, max_items, unique_items } => {
+            Type::Array { items, min_items, max_items, unique_items, nullable_items } => {
                 kind("array");
-                o.insert("items".into(), Value::Object(self.ty(items)));
+                let item = self.ty(items);
+                o.insert("items".into(), Value::Object(if *nullable_items { nullable(item) } else { item }));
                 put(&mut o, "minItems", *min_items);
                 put(&mut o, "maxItems", *max_items);
                 put(&mut o, "uniqueItems", unique_items.then_some(true));
@@ -256,9 +257,11 @@ impl Renderer<'_> {
                 put(&mut o, "minItems", Some(items.len()));
                 put(&mut o, "maxItems", Some(items.len()));
             }
-            Type::Map { values } => {
+            Type::Map { values, nullable_values } => {
                 kind("object");
-                o.insert("additionalProperties".into(), Value::Object(self.ty(values)));
+                let value = self.ty(values);
+                let value = if *nullable_values { nullable(value) } else { value };
+                o.insert("additionalProperties".into(), Value::Object(value));
             }
         }
         o

@@ -611,13 +611,10 @@ impl<'a> Lowerer<'a> {
                         }
                         Some(v) => {
                             let ap = format!("{pointer}/additionalProperties");
-                            let (values, vnull) =
+                            let (values, nullable_values) =
                                 self.ty(self.schema(v, &ap)?, &ap, &format!("{inline_name}Value"), inline)?;
-                            if vnull {
-                                return Err(self.err(&ap, "nullable map values are not supported"));
-                            }
                             self.unchecked_rule(&values, &ap)?;
-                            Type::Map { values: Box::new(values) }
+                            Type::Map { values: Box::new(values), nullable_values }
                         }
                     }
                 }
@@ -650,12 +647,9 @@ impl<'a> Lowerer<'a> {
         let items = s.get("items").ok_or_else(|| self.err(pointer, "an array without `items`"))?;
         let ip = format!("{pointer}/items");
         let item_schema = self.schema(items, &ip)?;
-        let (item, item_null) = self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
-        if item_null {
-            return Err(self.err(&ip, "nullable array items are not supported"));
-        }
+        let (item, nullable_items) = self.ty(item_schema, &ip, &format!("{inline_name}Item"), inline)?;
         self.unchecked_rule(&item, &ip)?;
-        Ok(Type::Array { items: Box::new(item), min_items, max_items, unique_items })
+        Ok(Type::Array { items: Box::new(item), min_items, max_items, unique_items, nullable_items })
     }
 
     /// `prefixItems`: a tuple, when the array holds exactly those items
