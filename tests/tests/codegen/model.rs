@@ -270,3 +270,52 @@ fn x_side_both_reads_as_protocol() {
     assert_eq!(Side::parse("protocol"), Some(Side::Protocol));
     assert_eq!(Side::parse("editor"), None);
 }
+
+/// Every JSON pointer the model records resolves in the file it was read
+/// from: fixtures (an object `not` included, with the property it fixes
+/// declared or not) and the vendored schemas.
+#[test]
+fn every_pointer_of_the_model_resolves_in_its_file() {
+    fn pointers(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    match (k.as_str(), x) {
+                        ("pointer", serde_json::Value::String(p)) => out.push(p.clone()),
+                        _ => pointers(x, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| pointers(x, out)),
+            _ => {}
+        }
+    }
+    let root = root();
+    let undeclared = serde_json::json!({"$defs": {"Agentish": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "not": {"required": ["type"], "properties": {"type": {"not": {"const": "agent"}}}}
+    }}});
+    let mut files: Vec<(String, serde_json::Value)> = vec![("undeclared.json".into(), undeclared)];
+    let mut paths = xtask::codegen::fixture_files(&root.join("schema/fixtures")).unwrap();
+    paths.extend(
+        ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.json", "v2/schema.unstable.json"]
+            .map(|r| root.join("schema").join(r)),
+    );
+    for p in paths {
+        files.push((p.display().to_string(), serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()));
+    }
+    for (name, json) in &files {
+        let m = xtask::lower::lower(std::path::Path::new(name), json).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut found = Vec::new();
+        pointers(&serde_json::to_value(&m).unwrap(), &mut found);
+        assert!(!found.is_empty(), "{name}");
+        for p in found {
+            assert!(json.pointer(&p).is_some(), "{name}: the model's pointer {p} is not in the file");
+        }
+        if name == "undeclared.json" {
+            let text = serde_json::to_string(&m).unwrap();
+            assert!(text.contains("\"/$defs/Agentish/not/properties/type/not/const\""), "{text}");
+        }
+    }
+}

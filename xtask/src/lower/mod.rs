@@ -236,9 +236,12 @@ impl<'a> Lowerer<'a> {
         let full = self.schema(schema, pointer)?;
         // `not` on a definition: values it excludes (`not: {const}` / `not: {enum}`),
         // or, on an object, a property it forbids or fixes (`not: {required: [..]}`).
+        let mut rewritten = None;
         let (s, excluded) = match full.get("not") {
             Some(not) if not.get("required").is_some() => {
-                (std::borrow::Cow::Owned(self.object_not(full, not, &format!("{pointer}/not"))?), Vec::new())
+                let (obj, prop) = self.object_not(full, not, &format!("{pointer}/not"))?;
+                rewritten = Some(prop);
+                (std::borrow::Cow::Owned(obj), Vec::new())
             }
             Some(not) => {
                 let excluded = self.excluded(not, &format!("{pointer}/not"))?;
@@ -251,7 +254,10 @@ impl<'a> Lowerer<'a> {
         let s: &Obj = &s;
         self.check_keywords(s, pointer)?;
         let mut inline = Vec::new();
-        let kind = self.kind(name, s, pointer, &mut inline)?;
+        let mut kind = self.kind(name, s, pointer, &mut inline)?;
+        if let Some(prop) = &rewritten {
+            not::point_at_not(&mut kind, &mut inline, pointer, prop);
+        }
         if !excluded.is_empty() {
             let strings = matches!(&kind, Kind::Newtype(Type::String { .. })) && excluded.iter().all(Value::is_string);
             if !strings {

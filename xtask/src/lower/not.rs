@@ -3,8 +3,41 @@
 
 use serde_json::{Map, Value};
 
-use super::{Lowerer, Obj};
+use super::{escape, Lowerer, Obj};
 use crate::error::Result;
+use crate::model::{Def, Kind};
+
+/// The property an object `not` rewrote, for [`point_at_not`].
+pub(super) struct Rewritten {
+    /// The property's name.
+    property: String,
+    /// Whether the definition declares it in `properties` too.
+    declared: bool,
+}
+
+/// Points what lowering made of a rewritten property at the schema as
+/// written: the fixed value at `…/not/properties/P/not/const`, and the field
+/// (and its one-value enum) at `…/not` when `properties` does not declare it.
+pub(super) fn point_at_not(kind: &mut Kind, inline: &mut [Def], pointer: &str, r: &Rewritten) {
+    let at = format!("{pointer}/properties/{}", escape(&r.property));
+    let undeclared = format!("{pointer}/not");
+    let value = format!("{pointer}/not/properties/{}/not/const", escape(&r.property));
+    if let Kind::Struct(s) = kind {
+        for f in s.fields.iter_mut().filter(|f| f.name == r.property && !r.declared) {
+            f.pointer = undeclared.clone();
+        }
+    }
+    for d in inline.iter_mut().filter(|d| d.pointer == at) {
+        if !r.declared {
+            d.pointer = undeclared.clone();
+        }
+        if let Kind::Enum(e) = &mut d.kind {
+            for v in e.variants.iter_mut().filter(|v| v.pointer == format!("{at}/const")) {
+                v.pointer = value.clone();
+            }
+        }
+    }
+}
 
 impl Lowerer<'_> {
     /// An object definition's `not` about one property `P`, as the same
@@ -18,7 +51,7 @@ impl Lowerer<'_> {
     ///   `V` arm.
     ///
     /// `type: object` may be written in the `not`; any other form is an error.
-    pub(super) fn object_not(&self, full: &Obj, not: &Value, pointer: &str) -> Result<Obj> {
+    pub(super) fn object_not(&self, full: &Obj, not: &Value, pointer: &str) -> Result<(Obj, Rewritten)> {
         let form = || {
             self.err(
                 pointer,
@@ -53,7 +86,9 @@ impl Lowerer<'_> {
         out.remove("not");
         let props = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
         let Some(props) = props.as_object_mut() else { return Err(form()) };
-        let declared = props.get(p).and_then(Value::as_object).cloned().unwrap_or_default();
+        let declared_schema = props.get(p).and_then(Value::as_object).cloned();
+        let rewritten = Rewritten { property: p.clone(), declared: declared_schema.is_some() };
+        let declared = declared_schema.unwrap_or_default();
         let schema = match fixed {
             None => Value::Bool(false),
             Some(v) => {
@@ -64,7 +99,7 @@ impl Lowerer<'_> {
             }
         };
         props.insert(p.clone(), schema);
-        Ok(out)
+        Ok((out, rewritten))
     }
 
     /// The values a definition's `not` excludes: `not: {const: v}` or
