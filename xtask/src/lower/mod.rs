@@ -588,8 +588,10 @@ impl<'a> Lowerer<'a> {
         };
         let ty = match ty {
             None => {
-                if s.contains_key("properties") || s.contains_key("items") {
-                    return Err(self.err(pointer, "a schema with `properties` or `items` needs a `type`"));
+                if ["properties", "items", "prefixItems"].iter().any(|k| s.contains_key(*k)) {
+                    return Err(
+                        self.err(pointer, "a schema with `properties`, `items` or `prefixItems` needs a `type`")
+                    );
                 }
                 Type::Any
             }
@@ -793,13 +795,13 @@ impl<'a> Lowerer<'a> {
 
     // ---- checks --------------------------------------------------------------
 
-    /// `minLength` and `pattern` are checked on object properties only; anywhere
+    /// `minLength`, `maxLength` and `pattern` are checked on object properties only; anywhere
     /// else they would be silently ignored, so they are an error.
     fn unchecked_rule(&self, ty: &Type, pointer: &str) -> Result<()> {
         if ty.string_rule().is_some() {
             return Err(self.err(
                 pointer,
-                "`minLength` / `pattern` are checked on object properties only, not on items, map values, \
+                "`minLength` / `maxLength` / `pattern` are checked on object properties only, not on items, map values, \
                  union arms or whole definitions",
             ));
         }
