@@ -3316,6 +3316,27 @@ impl Tree {
         }
     }
 }
+/// `flatten` of a map with a value type: every other property is a number.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[non_exhaustive]
+pub struct TypedRest {
+    /// The `id` property.
+    #[serde(rename = "id")]
+    pub id: u32,
+    /// The properties the schema does not name, each of the type its
+    /// `additionalProperties` gives.
+    #[serde(flatten)]
+    pub additional_properties: ::std::collections::BTreeMap<::std::string::String, u32>,
+}
+impl TypedRest {
+    /// Creates a `TypedRest` from its required fields; every optional field is omitted.
+    pub fn new(id: impl ::core::convert::Into<u32>) -> Self {
+        Self {
+            id: id.into(),
+            additional_properties: ::core::default::Default::default(),
+        }
+    }
+}
 /// Untagged: arms serde tells apart by shape, tried in order.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -3793,6 +3814,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Shape",
     "Strict",
     "Tree",
+    "TypedRest",
     "Untagged",
     "WithShape",
 ];

@@ -502,6 +502,22 @@ impl<'a> Differ<'a> {
                 ),
                 "whether unknown properties are kept changes",
             );
+        } else if x.rest != y.rest {
+            // Both typed, with another type: what one side writes the other refuses.
+            let describe = |t: &Option<Type>| t.as_ref().map(Type::describe).unwrap_or_default();
+            self.push(
+                name,
+                "additional_properties_changed",
+                "",
+                (Side::New, &b.pointer),
+                Verdict { old_to_new: Level::Breaking, new_to_old: Level::Breaking },
+                format!(
+                    "the type of the properties `properties` does not name changed ({} -> {})",
+                    describe(&x.rest),
+                    describe(&y.rest)
+                ),
+                "the type of `additional_properties` changes: code using it may stop compiling",
+            );
         }
         // A property whose schema became, or stopped being, `false`.
         for (from, to, forbids) in [(x, y, true), (y, x, false)] {
@@ -1034,6 +1050,7 @@ fn additional(a: Additional) -> &'static str {
         Additional::Absent => "not stated (other properties allowed)",
         Additional::True => "`true`",
         Additional::False => "`false` (other properties rejected)",
+        Additional::Typed => "a schema (other properties typed)",
     }
 }
 

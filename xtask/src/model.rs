@@ -305,6 +305,11 @@ pub struct Struct {
     pub flatten: Option<Flatten>,
     /// `additionalProperties` of the object itself, as written.
     pub additional: Additional,
+    /// The type of every property `properties` does not name, when
+    /// `additionalProperties` is a schema (what schemars writes for a
+    /// flattened typed map): `Additional::Typed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rest: Option<Type>,
     /// Properties whose schema is `false`: they must be absent (a decode
     /// error names them), and no Rust field holds them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -328,6 +333,8 @@ pub enum Additional {
     True,
     /// `false`: no other property is valid.
     False,
+    /// A schema: every other property must be of that type ([`Struct::rest`]).
+    Typed,
 }
 
 /// A union flattened into a struct.

@@ -149,6 +149,15 @@ pub struct Flattened {
     pub rest: BTreeMap<String, Value>,
 }
 
+/// `flatten` of a map with a value type: every other property is a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Arbitrary)]
+pub struct TypedRest {
+    pub id: u32,
+    #[serde(flatten)]
+    #[proptest(strategy = "prop::collection::btree_map(\"x-[a-z]{0,6}\", any::<u32>(), 0..4)")]
+    pub counts: BTreeMap<String, u32>,
+}
+
 /// The struct [`Flattened`] flattens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Arbitrary)]
 pub struct Inner {
@@ -336,6 +345,7 @@ pub const ROOTS: &[(&str, AddRoot)] = &[
     ("Attributes", add::<Attributes>),
     ("Strict", add::<Strict>),
     ("Flattened", add::<Flattened>),
+    ("TypedRest", add::<TypedRest>),
     ("WithShape", add::<WithShape>),
     ("Color", add::<Color>),
     ("External", add::<External>),

@@ -257,3 +257,32 @@ fn the_diff_never_refuses_a_schema_it_can_parse() {
     std::fs::remove_dir_all(&scratch).unwrap();
     assert!(seen >= 12, "{seen} bad fixtures with a definition the generator refuses");
 }
+
+/// A typed `additionalProperties` (a flattened typed map) whose type changes
+/// is breaking both ways; becoming typed is a change of `additionalProperties`.
+#[test]
+fn a_typed_rest_that_changes_type_is_reported() {
+    let dir = std::env::temp_dir().join(format!("acp-diff-rest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let side = |name: &str, rest: serde_json::Value| {
+        let schema = serde_json::json!({"$defs": {"Counts": {
+            "type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": rest
+        }}});
+        let path = dir.join(name);
+        std::fs::write(&path, schema.to_string()).unwrap();
+        path
+    };
+    let (a, b, c) = (
+        side("a.json", serde_json::json!({"type": "integer"})),
+        side("b.json", serde_json::json!({"type": "string"})),
+        side("c.json", serde_json::json!(true)),
+    );
+    let changes = |old: &Path, new: &Path| -> Vec<(String, Level)> {
+        let r = diff::diff_sides(&root(), old, new).unwrap();
+        r.iter().flat_map(|x| &x.changes).map(|c| (c.kind.to_owned(), c.level)).collect()
+    };
+    assert_eq!(changes(&a, &b), [("additional_properties_changed".to_owned(), Level::Breaking)]);
+    assert_eq!(changes(&c, &a).len(), 1, "`true` -> a schema");
+    assert!(changes(&a, &a).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

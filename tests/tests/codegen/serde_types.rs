@@ -67,6 +67,7 @@ round_trips! {
     attributes: Attributes,
     strict: Strict,
     flattened: Flattened,
+    typed_rest: TypedRest,
     with_shape: WithShape,
     color: Color,
     external: External,
@@ -101,4 +102,15 @@ fn a_type_of_another_shape_fails_the_round_trip() {
     // `Untagged::Text`, not the color.
     assert!(round_trip::<original::Color, generated::Color>(&original::Color::Blue).is_ok());
     assert!(round_trip::<original::Untagged, generated::Label>(&original::Untagged::Int(5)).is_err());
+}
+
+/// A typed `additionalProperties` beside `properties` (a flattened typed map)
+/// types every other property: one of another type fails the object.
+#[test]
+fn a_typed_rest_types_every_other_property() {
+    let ok: generated::TypedRest = serde_json::from_str(r#"{"id": 1, "x-a": 2}"#).unwrap();
+    assert_eq!(ok.additional_properties.get("x-a"), Some(&2));
+    assert_eq!(serde_json::to_string(&ok).unwrap(), r#"{"id":1,"x-a":2}"#);
+    assert!(serde_json::from_str::<generated::TypedRest>(r#"{"id": 1, "x-a": "two"}"#).is_err());
+    assert!(serde_json::from_str::<original::TypedRest>(r#"{"id": 1, "x-a": "two"}"#).is_err());
 }

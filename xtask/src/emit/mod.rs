@@ -721,6 +721,16 @@ impl Emitter {
                 #[serde(flatten)]
                 pub additional_properties: #rt::Extra,
             });
+        } else if let Some(rest) = &s.rest {
+            // `additionalProperties: {schema}`: serde's derive reads every other
+            // property as the rest's type (a value of another type fails the object).
+            let t = self.ty(rest);
+            fields.push(quote! {
+                /// The properties the schema does not name, each of the type its
+                /// `additionalProperties` gives.
+                #[serde(flatten)]
+                pub additional_properties: ::std::collections::BTreeMap<::std::string::String, #t>,
+            });
         } else if s.keeps_unknown() {
             // Beside a flattened union (whose arm keeps what it does not name).
             fields.push(quote! {
@@ -752,7 +762,7 @@ impl Emitter {
     /// every struct, unless the schema says `additionalProperties: false`, or a
     /// flattened union takes the rest of the object (its arms keep it).
     fn keeps_rest(s: &Struct) -> bool {
-        s.additional != Additional::False && s.flatten.is_none()
+        matches!(s.additional, Additional::Absent | Additional::True) && s.flatten.is_none()
     }
 
     /// `Deserialize` for a struct that keeps unknown properties: the visitor
@@ -900,7 +910,7 @@ impl Emitter {
             params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
             inits.push(quote!(#fname: #fname.into()));
         }
-        if s.keeps_unknown() || Self::keeps_rest(s) {
+        if s.keeps_unknown() || Self::keeps_rest(s) || s.rest.is_some() {
             inits.push(quote!(additional_properties: ::core::default::Default::default()));
         }
         let new_doc =

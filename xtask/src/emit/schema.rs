@@ -84,6 +84,8 @@ fn additional(o: &mut Obj, a: Additional) {
         Additional::False => {
             o.insert("additionalProperties".into(), Value::Bool(false));
         }
+        // Written with the struct's other members (`Fragments::structure`).
+        Additional::Typed => {}
     }
 }
 
@@ -170,6 +172,9 @@ impl Renderer<'_> {
             o.insert("required".into(), Value::Array(required));
         }
         additional(o, s.additional);
+        if let Some(rest) = &s.rest {
+            o.insert("additionalProperties".into(), Value::Object(self.ty(rest)));
+        }
         if let Some((_, u)) = union {
             self.union(u, o);
         }
@@ -330,6 +335,9 @@ impl Renderer<'_> {
                                 }
                             }
                             additional(&mut o, s.additional);
+                            if let Some(rest) = &s.rest {
+                                o.insert("additionalProperties".into(), Value::Object(self.ty(rest)));
+                            }
                         }
                         _ => {
                             o.insert("allOf".into(), json!([reference(name)]));

@@ -320,7 +320,7 @@ impl Lowerer<'_> {
             _ => return Err(self.err(pointer, format!("the catch-all arm must declare `{tag}` as a string"))),
         }
         let required = self.required(&a, pointer)?.into_iter().filter(|r| r != tag).collect();
-        let additional = self.additional(&a, pointer)?;
+        let additional = self.untyped_additional(&a, pointer)?;
         let fields = self.catch_all_fields(&props, Some(tag), pointer)?;
         let mut one_of = Vec::new();
         if let Some(key) = ["oneOf", "anyOf"].into_iter().find(|k| a.contains_key(*k)) {
@@ -410,7 +410,7 @@ impl Lowerer<'_> {
             None => Map::new(),
         };
         let required = self.required(&a, pointer)?.into_iter().collect();
-        let additional = self.additional(&a, pointer)?;
+        let additional = self.untyped_additional(&a, pointer)?;
         let fields = self.catch_all_fields(&props, None, pointer)?;
         let title = Self::title(&a);
         Ok(CatchAll {

@@ -366,7 +366,7 @@ impl<'a> Lowerer<'a> {
                 return Err(self.err(pointer, format!("`required` names `{r}`, which is not in `properties`")));
             }
         }
-        let additional = self.additional(s, pointer)?;
+        let (additional, rest) = self.additional(name, s, pointer, inline)?;
         let mut flatten = None;
         let mut tag_property = None;
         if let Some(key) = arms_key {
@@ -433,16 +433,48 @@ impl<'a> Lowerer<'a> {
                 return Err(self.err(pointer, format!("two properties map to the Rust field `{f}`")));
             }
         }
-        Ok(Struct { fields, flatten, additional, forbidden })
+        if rest.is_some() && flatten.is_some() {
+            return Err(self.err(
+                &format!("{pointer}/additionalProperties"),
+                "a typed `additionalProperties` beside a union of properties is not supported",
+            ));
+        }
+        Ok(Struct { fields, flatten, additional, rest, forbidden })
     }
 
-    /// `additionalProperties` of an object (absent, `true`, `false`).
-    fn additional(&self, s: &Obj, pointer: &str) -> Result<Additional> {
+    /// `additionalProperties` of a catch-all arm (absent, `true`, `false`):
+    /// the arm keeps the whole object, so a typed one is refused.
+    fn untyped_additional(&self, s: &Obj, pointer: &str) -> Result<Additional> {
         match s.get("additionalProperties") {
             None => Ok(Additional::Absent),
             Some(Value::Bool(false)) => Ok(Additional::False),
             Some(Value::Bool(true)) => Ok(Additional::True),
-            Some(_) => Err(self.err(pointer, "typed `additionalProperties` beside `properties` is not supported")),
+            Some(_) => Err(self.err(pointer, "typed `additionalProperties` on a catch-all arm is not supported")),
+        }
+    }
+
+    /// `additionalProperties` of an object (absent, `true`, `false`, or a
+    /// schema: the type of every other property).
+    fn additional(
+        &self,
+        name: &str,
+        s: &Obj,
+        pointer: &str,
+        inline: &mut Vec<Def>,
+    ) -> Result<(Additional, Option<Type>)> {
+        match s.get("additionalProperties") {
+            None => Ok((Additional::Absent, None)),
+            Some(Value::Bool(false)) => Ok((Additional::False, None)),
+            Some(Value::Bool(true)) => Ok((Additional::True, None)),
+            Some(v) => {
+                let ap = format!("{pointer}/additionalProperties");
+                let (ty, nullable) = self.ty(self.object(v, &ap)?, &ap, &format!("{name}Rest"), inline)?;
+                if nullable {
+                    return Err(self.err(&ap, "a nullable `additionalProperties` beside `properties` is not supported"));
+                }
+                self.unchecked_rule(&ty, &ap)?;
+                Ok((Additional::Typed, Some(ty)))
+            }
         }
     }
 
