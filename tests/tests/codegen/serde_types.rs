@@ -114,3 +114,24 @@ fn a_typed_rest_types_every_other_property() {
     assert!(serde_json::from_str::<generated::TypedRest>(r#"{"id": 1, "x-a": "two"}"#).is_err());
     assert!(serde_json::from_str::<original::TypedRest>(r#"{"id": 1, "x-a": "two"}"#).is_err());
 }
+
+/// What the schema cannot carry (the README lists it): the generated types
+/// follow the schema, so they differ from serde on input serde never writes.
+#[test]
+fn what_the_schema_does_not_carry() {
+    // `#[serde(other)]`: serde reads an unlisted tag as `Unknown`; the schema
+    // lists `unknown` as one more tag, so the generated union refuses others.
+    let unlisted = r#"{"kind": "restarted"}"#;
+    assert_eq!(serde_json::from_str::<original::Event>(unlisted).unwrap(), original::Event::Unknown);
+    assert!(serde_json::from_str::<generated::Event>(unlisted).is_err());
+    // `alias`: schemars writes the main name only.
+    let aliased = r#"{"snakeCaseName": "s", "type": "t", "oldName": 1, "nullable": null}"#;
+    assert_eq!(serde_json::from_str::<original::Attributes>(aliased).unwrap().new_name, 1);
+    assert!(serde_json::from_str::<generated::Attributes>(aliased).is_err());
+    // `deny_unknown_fields` (`additionalProperties: false`): serde refuses an
+    // unknown member; the generated struct drops it.
+    let extra = r#"{"name": "n", "color": "red"}"#;
+    assert!(serde_json::from_str::<original::Strict>(extra).is_err());
+    let read: generated::Strict = serde_json::from_str(extra).unwrap();
+    assert_eq!(serde_json::to_string(&read).unwrap(), r#"{"name":"n"}"#);
+}

@@ -664,9 +664,10 @@ impl<'a> Lowerer<'a> {
         Ok((ty, nullable))
     }
 
-    /// `type: array`: a list (`items`), or a tuple (`prefixItems` and no
-    /// further items).
-    fn array(&self, s: &Obj, pointer: &str, inline_name: &str, inline: &mut Vec<Def>) -> Result<Type> {
+    /// A pair of lower and upper counts (`minItems` / `maxItems`,
+    /// `minLength` / `maxLength`): non-negative integers, the lower not
+    /// above the upper.
+    fn counts(&self, s: &Obj, [lo, hi]: [&str; 2], what: &str, pointer: &str) -> Result<(Option<u64>, Option<u64>)> {
         let count = |key: &str| -> Result<Option<u64>> {
             match s.get(key) {
                 None => Ok(None),
@@ -676,10 +677,17 @@ impl<'a> Lowerer<'a> {
                     .ok_or_else(|| self.err(pointer, format!("`{key}` must be a non-negative integer"))),
             }
         };
-        let (min_items, max_items) = (count("minItems")?, count("maxItems")?);
-        if matches!((min_items, max_items), (Some(a), Some(b)) if a > b) {
-            return Err(self.err(pointer, "contradictory `minItems` and `maxItems`: no array has both"));
+        let (min, max) = (count(lo)?, count(hi)?);
+        if matches!((min, max), (Some(a), Some(b)) if a > b) {
+            return Err(self.err(pointer, format!("contradictory `{lo}` and `{hi}`: no {what} has both")));
         }
+        Ok((min, max))
+    }
+
+    /// `type: array`: a list (`items`), or a tuple (`prefixItems` and no
+    /// further items).
+    fn array(&self, s: &Obj, pointer: &str, inline_name: &str, inline: &mut Vec<Def>) -> Result<Type> {
+        let (min_items, max_items) = self.counts(s, ["minItems", "maxItems"], "array", pointer)?;
         let unique_items = self.flag(s, "uniqueItems", pointer)?;
         if let Some(prefix) = s.get("prefixItems") {
             return self.tuple(s, prefix, (min_items, max_items), pointer, inline_name, inline);
@@ -753,19 +761,7 @@ impl<'a> Lowerer<'a> {
             Some(Value::String(f)) => Some(f.clone()),
             Some(_) => return Err(self.err(pointer, "`format` must be a string")),
         };
-        let length = |key: &str| -> Result<Option<u64>> {
-            match s.get(key) {
-                None => Ok(None),
-                Some(v) => v
-                    .as_u64()
-                    .map(Some)
-                    .ok_or_else(|| self.err(pointer, format!("`{key}` must be a non-negative integer"))),
-            }
-        };
-        let (min_length, max_length) = (length("minLength")?, length("maxLength")?);
-        if matches!((min_length, max_length), (Some(a), Some(b)) if a > b) {
-            return Err(self.err(pointer, "contradictory `minLength` and `maxLength`: no string has both"));
-        }
+        let (min_length, max_length) = self.counts(s, ["minLength", "maxLength"], "string", pointer)?;
         let pattern = match s.get("pattern") {
             None => None,
             Some(Value::String(p)) => {
