@@ -6,6 +6,7 @@ pub mod intermediate_revisions;
 pub mod methods_and_envelopes;
 pub mod open_enums;
 pub mod scalars_and_names;
+pub mod schemars_08;
 pub mod serde_types;
 pub mod string_rules;
 pub mod tagged_unions;

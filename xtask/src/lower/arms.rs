@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::{escape, tag_of, type_ident, Lowerer, Obj};
+use super::{escape, fixed, tag_of, type_ident, Lowerer, Obj};
 use crate::error::Result;
 use crate::model::*;
 
@@ -204,7 +204,7 @@ impl Lowerer<'_> {
             Some(p) => self.object(p, &format!("{pointer}/properties"))?,
             None => &empty,
         };
-        let tag_value = tag.and_then(|t| props.get(&t.property)).and_then(|p| p.get("const")).and_then(Value::as_str);
+        let tag_value = tag.and_then(|t| props.get(&t.property)).and_then(fixed).and_then(Value::as_str);
         // `allOf: [{$ref}]`, or a `$ref` written directly in the arm.
         let target = match arm.get("$ref") {
             Some(_) => Some(self.resolve_ref(arm, pointer)?),
@@ -294,7 +294,7 @@ impl Lowerer<'_> {
             let v = g
                 .get("properties")
                 .and_then(|p| p.get(tag))
-                .and_then(|p| p.get("const"))
+                .and_then(fixed)
                 .and_then(Value::as_str)
                 .ok_or_else(|| uninterpretable(&format!("every guarded arm must fix `{tag}` with a `const`")))?;
             listed.insert(v);
@@ -438,7 +438,7 @@ impl Lowerer<'_> {
 fn unnamed_arm_names(arms: &[&Obj], tag: Option<&str>, target: impl Fn(&Obj) -> Option<String>) -> Vec<Option<String>> {
     let tagged = |a: &Obj| {
         tag.and_then(|t| a.get("properties")?.get(t))
-            .is_some_and(|p| p.get("const").is_some() || p.get("type") == Some(&Value::from("null")))
+            .is_some_and(|p| fixed(p).is_some() || p.get("type") == Some(&Value::from("null")))
     };
     let named = |a: &Obj| {
         a.contains_key("title") || a.contains_key("$ref") || target(a).is_some() || tagged(a) || a.contains_key("not")

@@ -39,11 +39,11 @@ pub fn lower_with(file: &Path, root: &Value, upserts: Option<crate::upserts::App
 
 /// [`lower_with`] in the given [`Mode`].
 pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Applied<'_>>, mode: Mode) -> Result<Module> {
-    let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new() };
+    let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new(), defs_key: "$defs" };
     let root = l.object(root, "")?;
     let mut warnings = Vec::new();
     for key in root.keys() {
-        if !matches!(key.as_str(), "$schema" | "$defs" | "title" | "description" | "anyOf") {
+        if !matches!(key.as_str(), "$schema" | "$defs" | "definitions" | "title" | "description" | "anyOf") {
             let e = l.err("", format!("unsupported top-level keyword `{key}`"));
             match mode {
                 Mode::Strict => return Err(e),
@@ -51,10 +51,17 @@ pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Appli
             }
         }
     }
-    let Some(defs) = root.get("$defs") else {
+    // Draft-07 and earlier (schemars 0.8, for one) keep the definitions in
+    // `definitions`; the file's `$ref`s and this module's pointers follow it.
+    l.defs_key = match (root.contains_key("$defs"), root.contains_key("definitions")) {
+        (true, true) => return Err(l.err("", "both `$defs` and `definitions`: keep the definitions in one")),
+        (false, true) => "definitions",
+        _ => "$defs",
+    };
+    let Some(defs) = root.get(l.defs_key) else {
         return Err(l.err("", "no `$defs`: nothing to generate"));
     };
-    let defs = l.object(defs, "/$defs")?;
+    let defs = l.object(defs, &format!("/{}", l.defs_key))?;
     l.defs = defs;
     // Definitions kept opaque (lenient): name -> why.
     let mut opaque: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -74,7 +81,7 @@ pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Appli
                 let before = opaque.len();
                 for p in e.each() {
                     let Error::Schema { pointer, .. } = p else { return Err(e) };
-                    let Some(name) = defs.keys().find(|n| within(pointer, n)) else { return Err(e) };
+                    let Some(name) = defs.keys().find(|n| within(pointer, l.defs_key, n)) else { return Err(e) };
                     opaque.entry(name.clone()).or_default().push(problem(p));
                 }
                 if opaque.len() == before {
@@ -96,8 +103,8 @@ fn problem(p: &Error) -> String {
 }
 
 /// Whether the error pointer `pointer` (`#/$defs/...`) is inside definition `name`.
-fn within(pointer: &str, name: &str) -> bool {
-    let def = format!("#/$defs/{}", escape(name));
+fn within(pointer: &str, defs_key: &str, name: &str) -> bool {
+    let def = format!("#/{defs_key}/{}", escape(name));
     pointer.strip_prefix(&def).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
@@ -117,7 +124,7 @@ impl Lowerer<'_> {
         let mut out = Vec::new();
         let mut errors = Vec::new();
         for (name, schema) in self.defs {
-            let pointer = format!("/$defs/{}", escape(name));
+            let pointer = format!("/{}/{}", self.defs_key, escape(name));
             let lowered = match opaque.get(name) {
                 Some(_) => None,
                 None => Some(self.def(name, schema, &pointer)),

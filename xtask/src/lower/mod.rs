@@ -26,6 +26,7 @@ pub use driver::{lower, lower_in, lower_with, Mode};
 const KNOWN_KEYWORDS: &[&str] = &[
     "$ref",
     "$schema",
+    "additionalItems",
     "additionalProperties",
     "allOf",
     "anyOf",
@@ -112,6 +113,9 @@ pub fn type_ident(name: &str) -> String {
 struct Lowerer<'a> {
     file: PathBuf,
     defs: &'a Map<String, Value>,
+    /// Where the file keeps its definitions: `$defs` (2019-09 on), or
+    /// `definitions` (draft-07 and before); `$ref`s and pointers use it.
+    defs_key: &'static str,
 }
 
 type Obj = Map<String, Value>;
@@ -169,11 +173,13 @@ impl<'a> Lowerer<'a> {
 
     fn resolve_ref(&self, s: &Obj, pointer: &str) -> Result<String> {
         let r = s["$ref"].as_str().ok_or_else(|| self.err(pointer, "`$ref` must be a string"))?;
-        let Some(name) = r.strip_prefix("#/$defs/") else {
-            return Err(self.err(pointer, format!("unsupported `$ref` `{r}`: only `#/$defs/<name>` is understood")));
+        let key = self.defs_key;
+        let Some(name) = r.strip_prefix("#/").and_then(|r| r.strip_prefix(key)).and_then(|r| r.strip_prefix('/'))
+        else {
+            return Err(self.err(pointer, format!("unsupported `$ref` `{r}`: only `#/{key}/<name>` is understood")));
         };
         if !self.defs.contains_key(name) {
-            return Err(self.err(pointer, format!("dangling `$ref`: no definition `{name}` in `$defs`")));
+            return Err(self.err(pointer, format!("dangling `$ref`: no definition `{name}` in `{key}`")));
         }
         Ok(name.to_owned())
     }
@@ -689,8 +695,12 @@ impl<'a> Lowerer<'a> {
     fn array(&self, s: &Obj, pointer: &str, inline_name: &str, inline: &mut Vec<Def>) -> Result<Type> {
         let (min_items, max_items) = self.counts(s, ["minItems", "maxItems"], "array", pointer)?;
         let unique_items = self.flag(s, "uniqueItems", pointer)?;
-        if let Some(prefix) = s.get("prefixItems") {
-            return self.tuple(s, prefix, (min_items, max_items), pointer, inline_name, inline);
+        if s.contains_key("prefixItems") {
+            return self.tuple(s, "prefixItems", (min_items, max_items), pointer, inline_name, inline);
+        }
+        if s.get("items").is_some_and(Value::is_array) {
+            // Draft-07's spelling of a tuple: `items: [..]`, `additionalItems`.
+            return self.tuple(s, "items", (min_items, max_items), pointer, inline_name, inline);
         }
         let items = s.get("items").ok_or_else(|| self.err(pointer, "an array without `items`"))?;
         let ip = format!("{pointer}/items");
@@ -700,36 +710,39 @@ impl<'a> Lowerer<'a> {
         Ok(Type::Array { items: Box::new(item), min_items, max_items, unique_items, nullable_items })
     }
 
-    /// `prefixItems`: a tuple, when the array holds exactly those items
-    /// (`minItems` and `maxItems` equal to their count, or `items: false`).
+    /// `prefixItems` (or draft-07's `items: [..]`, `key`): a tuple, when the
+    /// array holds exactly those items (`minItems` and `maxItems` equal to
+    /// their count, or no further items: `items: false`, draft-07's
+    /// `additionalItems: false`).
     fn tuple(
         &self,
         s: &Obj,
-        prefix: &Value,
+        key: &str,
         (min_items, max_items): (Option<u64>, Option<u64>),
         pointer: &str,
         inline_name: &str,
         inline: &mut Vec<Def>,
     ) -> Result<Type> {
-        let pp = format!("{pointer}/prefixItems");
-        let arr = prefix.as_array().ok_or_else(|| self.err(&pp, "`prefixItems` must be an array"))?;
+        let pp = format!("{pointer}/{key}");
+        let arr = s[key].as_array().ok_or_else(|| self.err(&pp, format!("`{key}` must be an array")))?;
         if arr.is_empty() {
-            return Err(self.err(&pp, "empty `prefixItems`"));
+            return Err(self.err(&pp, format!("empty `{key}`")));
         }
         let len = arr.len() as u64;
-        let closed = s.get("items") == Some(&Value::Bool(false)) || max_items == Some(len);
-        if !closed || s.get("items").is_some_and(|i| i != &Value::Bool(false)) {
+        let after = if key == "items" { "additionalItems" } else { "items" };
+        let closed = s.get(after) == Some(&Value::Bool(false)) || max_items == Some(len);
+        if !closed || s.get(after).is_some_and(|i| i != &Value::Bool(false)) {
             return Err(self.err(
                 pointer,
                 format!(
-                    "`prefixItems` is understood as a tuple: no items after its {len} (`items: false` or `maxItems: {len}`)"
+                    "`{key}` is understood as a tuple: no items after its {len} (`{after}: false` or `maxItems: {len}`)"
                 ),
             ));
         }
         if min_items != Some(len) {
             return Err(self.err(
                 pointer,
-                format!("`prefixItems` is understood as a tuple: all {len} items present (`minItems: {len}`)"),
+                format!("`{key}` is understood as a tuple: all {len} items present (`minItems: {len}`)"),
             ));
         }
         let mut items = Vec::new();
@@ -797,10 +810,12 @@ impl<'a> Lowerer<'a> {
         let bound = |k: &str| -> Result<Option<i128>> {
             match s.get(k) {
                 None => Ok(None),
+                // `0.0` is the integer 0 in JSON Schema (schemars 0.8 writes it so).
                 Some(v) => v
                     .as_i64()
                     .map(i128::from)
                     .or_else(|| v.as_u64().map(i128::from))
+                    .or_else(|| v.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i128))
                     .map(Some)
                     .ok_or_else(|| self.err(pointer, format!("`{k}` of an integer must be an integer"))),
             }
@@ -867,12 +882,22 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// The property every tagged arm fixes with a `const`, if any.
+/// The property every tagged arm fixes with a `const` (or a one-value
+/// `enum`, as draft-07 generators such as schemars 0.8 write it), if any.
 fn tag_of(arms: &[&Obj]) -> Option<String> {
     arms.iter().find_map(|a| {
         let props = a.get("properties")?.as_object()?;
         let required = a.get("required")?.as_array()?;
-        props.iter().find(|(k, v)| v.get("const").is_some() && required.iter().any(|r| r == *k)).map(|(k, _)| k.clone())
+        props.iter().find(|(k, v)| fixed(v).is_some() && required.iter().any(|r| r == *k)).map(|(k, _)| k.clone())
+    })
+}
+
+/// The one value a schema allows: its `const`, or the value of a one-value
+/// `enum` (the same in JSON Schema).
+fn fixed(schema: &Value) -> Option<&Value> {
+    schema.get("const").or_else(|| match schema.get("enum")?.as_array()?.as_slice() {
+        [one] => Some(one),
+        _ => None,
     })
 }
 
