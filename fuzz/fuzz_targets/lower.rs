@@ -2,7 +2,8 @@
 //! emission, formatting) and the schema diff never panic. What the generator
 //! cannot take is reported as problems of one line each that name the file;
 //! a schema diffed against itself has no changes. Lenient lowering (the
-//! diff's) takes every schema whose root and `$defs` are objects, keeping
+//! diff's) takes every schema whose root and `$defs` (or draft-07's
+//! `definitions`, when there is no `$defs`) are objects, keeping
 //! what it cannot lower as opaque definitions: exactly those the strict
 //! lowering refused when it refused a definition.
 //!
@@ -20,7 +21,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(json) = serde_json::from_slice::<Value>(data) else { return };
     let file = Path::new("fuzz.json");
     let lenient = xtask::lower::lower_in(file, &json, None, xtask::lower::Mode::Lenient);
-    let objects = json.as_object().and_then(|r| r.get("$defs")).is_some_and(Value::is_object);
+    let defs = json.as_object().and_then(|r| r.get("$defs").or_else(|| r.get("definitions")));
+    let objects = defs.is_some_and(Value::is_object);
     match &lenient {
         Ok(module) => {
             let report = xtask::diff::diff(module, module);

@@ -54,7 +54,14 @@ pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Appli
     // Draft-07 and earlier (schemars 0.8, for one) keep the definitions in
     // `definitions`; the file's `$ref`s and this module's pointers follow it.
     l.defs_key = match (root.contains_key("$defs"), root.contains_key("definitions")) {
-        (true, true) => return Err(l.err("", "both `$defs` and `definitions`: keep the definitions in one")),
+        (true, true) => {
+            let e = l.err("", "both `$defs` and `definitions`: keep the definitions in one");
+            match mode {
+                Mode::Strict => return Err(e),
+                Mode::Lenient => warnings.push(format!("{e} (`definitions` ignored)")),
+            }
+            "$defs"
+        }
         (false, true) => "definitions",
         _ => "$defs",
     };
