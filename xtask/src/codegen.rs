@@ -224,7 +224,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         let mut mods = Vec::new();
         for path in fixture_files(dir)? {
             let (_, text) = fixture(&layout.root, &path)?;
-            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").replace('-', "_");
+            let stem = module_stem(&path);
             files.push((out.join(format!("{stem}.rs")), text));
             mods.push(stem);
         }
@@ -240,8 +240,7 @@ pub fn generate(layout: &Layout) -> Result<Output> {
 pub fn fixture(root: &Path, path: &Path) -> Result<(Module, String)> {
     let label = display_path(root, path);
     let json = read_json(path, &label)?;
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
-    render_schema(&label, &json, stem)
+    render_schema(&label, &json, &module_stem(path))
 }
 
 /// Lowers a schema document already read (`label` names it in messages) and
@@ -262,8 +261,12 @@ pub fn single_file(root: &Path, path: &Path, mode: crate::lower::Mode) -> Result
     let json = read_json(path, &label)?;
     let module = crate::lower::lower_in(&label, &json, None, mode)?;
     opaque_names(&module)?;
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").replace('-', "_");
-    render_module(module, &stem)
+    render_module(module, &module_stem(path))
+}
+
+/// The Rust module a schema file becomes (`{stem}.rs`): its file stem, `-` as `_`.
+pub fn module_stem(path: &Path) -> String {
+    path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").replace('-', "_")
 }
 
 /// Emits a module lowered from one file, as [`fixture`] does.

@@ -913,8 +913,7 @@ impl Gen<'_, '_> {
         // patches), a `JsonObject` beside a flattened union, none when the
         // schema says `additionalProperties: false`.
         let rest = |d: &Def, s: &crate::model::Struct| -> u8 {
-            let extra = matches!(s.additional, crate::model::Additional::Absent | crate::model::Additional::True);
-            if d.upsert.is_some() || (extra && s.flatten.is_none()) {
+            if d.upsert.is_some() || s.keeps_rest() {
                 1
             } else if s.keeps_unknown() {
                 2

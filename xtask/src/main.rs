@@ -206,8 +206,7 @@ fn main() -> ExitCode {
             for w in &module.warnings {
                 eprintln!("warning: {w}");
             }
-            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").replace('-', "_");
-            let path = out.join(format!("{stem}.rs"));
+            let path = out.join(format!("{}.rs", codegen::module_stem(&file)));
             println!("{}: {} defs read", file.display(), module.defs.len());
             if check {
                 if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {

@@ -97,7 +97,7 @@ impl Emitter {
         let fast = self.fast_path();
         let name = ident(&def.rust_name);
         match &def.kind {
-            Kind::Struct(s) if def.upsert.is_some() || Self::keeps_rest(s) => None,
+            Kind::Struct(s) if def.upsert.is_some() || s.keeps_rest() => None,
             Kind::Alias(_) if def.method.is_none() => None,
             Kind::Union(u) if u.tag.is_some() => Some(self.tagged_from_json(def, u)),
             // A string newtype or string enum: its `Scalar` impl accepts

@@ -280,27 +280,29 @@ impl Emitter {
                 quote!(#i)
             }
             Type::Array { items, nullable_items, .. } => {
-                let t = self.ty(items);
-                let t = if *nullable_items { quote!(::core::option::Option<#t>) } else { t };
+                let t = self.maybe_null(items, *nullable_items);
                 quote!(::std::vec::Vec<#t>)
             }
             // A Rust tuple: serde reads and writes it as an array of exactly its length.
             Type::Tuple(items) => {
-                let ts = items.iter().map(|i| {
-                    let t = self.ty(&i.ty);
-                    if i.nullable {
-                        quote!(::core::option::Option<#t>)
-                    } else {
-                        t
-                    }
-                });
+                let ts = items.iter().map(|i| self.maybe_null(&i.ty, i.nullable));
                 quote!((#(#ts,)*))
             }
             Type::Map { values, nullable_values } => {
-                let t = self.ty(values);
-                let t = if *nullable_values { quote!(::core::option::Option<#t>) } else { t };
+                let t = self.maybe_null(values, *nullable_values);
                 quote!(::std::collections::BTreeMap<::std::string::String, #t>)
             }
+        }
+    }
+
+    /// The Rust type of an item, map value or tuple position: `Option<T>`
+    /// when it may be `null`.
+    fn maybe_null(&self, ty: &Type, nullable: bool) -> TokenStream {
+        let t = self.ty(ty);
+        if nullable {
+            quote!(::core::option::Option<#t>)
+        } else {
+            t
         }
     }
 
@@ -713,7 +715,7 @@ impl Emitter {
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
-        let keeps = Self::keeps_rest(s);
+        let keeps = s.keeps_rest();
         if keeps {
             fields.push(quote! {
                 /// Properties the schema does not name, in the order they came; written
@@ -755,14 +757,6 @@ impl Emitter {
         items.extend(s.fields.iter().filter_map(|f| self.str_rule(f)));
         items.extend(s.fields.iter().filter_map(|f| self.bound_rule(f)));
         items
-    }
-
-    /// Whether a struct keeps the properties its schema does not name in an
-    /// `additional_properties: Extra` field, with a generated `Deserialize`:
-    /// every struct, unless the schema says `additionalProperties: false`, or a
-    /// flattened union takes the rest of the object (its arms keep it).
-    fn keeps_rest(s: &Struct) -> bool {
-        matches!(s.additional, Additional::Absent | Additional::True) && s.flatten.is_none()
     }
 
     /// `Deserialize` for a struct that keeps unknown properties: the visitor
@@ -910,7 +904,7 @@ impl Emitter {
             params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
             inits.push(quote!(#fname: #fname.into()));
         }
-        if s.keeps_unknown() || Self::keeps_rest(s) || s.rest.is_some() {
+        if s.keeps_unknown() || s.keeps_rest() || s.rest.is_some() {
             inits.push(quote!(additional_properties: ::core::default::Default::default()));
         }
         let new_doc =

@@ -171,10 +171,7 @@ impl Renderer<'_> {
         if !required.is_empty() {
             o.insert("required".into(), Value::Array(required));
         }
-        additional(o, s.additional);
-        if let Some(rest) = &s.rest {
-            o.insert("additionalProperties".into(), Value::Object(self.ty(rest)));
-        }
+        self.rest(o, s);
         if let Some((_, u)) = union {
             self.union(u, o);
         }
@@ -242,21 +239,15 @@ impl Renderer<'_> {
             },
             Type::Array { items, min_items, max_items, unique_items, nullable_items } => {
                 kind("array");
-                let item = self.ty(items);
-                o.insert("items".into(), Value::Object(if *nullable_items { nullable(item) } else { item }));
+                o.insert("items".into(), Value::Object(self.maybe_null(items, *nullable_items)));
                 put(&mut o, "minItems", *min_items);
                 put(&mut o, "maxItems", *max_items);
                 put(&mut o, "uniqueItems", unique_items.then_some(true));
             }
             Type::Tuple(items) => {
                 kind("array");
-                let prefix: Vec<Value> = items
-                    .iter()
-                    .map(|i| {
-                        let t = self.ty(&i.ty);
-                        Value::Object(if i.nullable { nullable(t) } else { t })
-                    })
-                    .collect();
+                let prefix: Vec<Value> =
+                    items.iter().map(|i| Value::Object(self.maybe_null(&i.ty, i.nullable))).collect();
                 o.insert("prefixItems".into(), Value::Array(prefix));
                 o.insert("items".into(), Value::Bool(false));
                 put(&mut o, "minItems", Some(items.len()));
@@ -264,12 +255,28 @@ impl Renderer<'_> {
             }
             Type::Map { values, nullable_values } => {
                 kind("object");
-                let value = self.ty(values);
-                let value = if *nullable_values { nullable(value) } else { value };
-                o.insert("additionalProperties".into(), Value::Object(value));
+                o.insert("additionalProperties".into(), Value::Object(self.maybe_null(values, *nullable_values)));
             }
         }
         o
+    }
+
+    /// The fragment of an item, map value or tuple position: `T` or `null`.
+    fn maybe_null(&self, ty: &Type, nullable: bool) -> Obj {
+        let t = self.ty(ty);
+        if nullable {
+            self::nullable(t)
+        } else {
+            t
+        }
+    }
+
+    /// `additionalProperties` of a struct: as written, or its rest's type.
+    fn rest(&self, o: &mut Obj, s: &Struct) {
+        additional(o, s.additional);
+        if let Some(rest) = &s.rest {
+            o.insert("additionalProperties".into(), Value::Object(self.ty(rest)));
+        }
     }
 
     fn enumeration(&self, e: &Enum, o: &mut Obj) {
@@ -334,10 +341,7 @@ impl Renderer<'_> {
                                     required.push(f.name.clone().into());
                                 }
                             }
-                            additional(&mut o, s.additional);
-                            if let Some(rest) = &s.rest {
-                                o.insert("additionalProperties".into(), Value::Object(self.ty(rest)));
-                            }
+                            self.rest(&mut o, s);
                         }
                         _ => {
                             o.insert("allOf".into(), json!([reference(name)]));

@@ -470,10 +470,7 @@ impl<'a> Lowerer<'a> {
         inline: &mut Vec<Def>,
     ) -> Result<(Additional, Option<Type>)> {
         match s.get("additionalProperties") {
-            None => Ok((Additional::Absent, None)),
-            Some(Value::Bool(false)) => Ok((Additional::False, None)),
-            Some(Value::Bool(true)) => Ok((Additional::True, None)),
-            Some(v) => {
+            Some(v @ Value::Object(_)) => {
                 let ap = format!("{pointer}/additionalProperties");
                 let (ty, nullable) = self.ty(self.object(v, &ap)?, &ap, &format!("{name}Rest"), inline)?;
                 if nullable {
@@ -482,6 +479,7 @@ impl<'a> Lowerer<'a> {
                 self.unchecked_rule(&ty, &ap)?;
                 Ok((Additional::Typed, Some(ty)))
             }
+            _ => Ok((self.untyped_additional(s, pointer)?, None)),
         }
     }
 

@@ -324,6 +324,14 @@ impl Struct {
     pub fn keeps_unknown(&self) -> bool {
         self.additional == Additional::True
     }
+
+    /// Whether the struct keeps the properties its schema does not name in an
+    /// untyped `additional_properties` (`runtime::Extra`): every struct, unless
+    /// the schema says `additionalProperties: false` or gives them a type, or
+    /// a flattened union takes the rest of the object (its arms keep it).
+    pub fn keeps_rest(&self) -> bool {
+        matches!(self.additional, Additional::Absent | Additional::True) && self.flatten.is_none()
+    }
 }
 
 /// `additionalProperties` beside `properties`, as the schema writes it.

@@ -76,14 +76,15 @@ impl Pattern {
 }
 
 fn check_str<R: StrRule>(v: String) -> Result<String, serde_json::Error> {
-    if R::MIN_LENGTH > 0 && v.chars().count() < R::MIN_LENGTH {
+    let length = if R::MIN_LENGTH > 0 || R::MAX_LENGTH < usize::MAX { v.chars().count() } else { 0 };
+    if length < R::MIN_LENGTH {
         return Err(serde_json::Error::custom(format_args!(
             "{v:?} is shorter than the {} character(s) `minLength` of {} asks for",
             R::MIN_LENGTH,
             R::POINTER
         )));
     }
-    if R::MAX_LENGTH < usize::MAX && v.chars().count() > R::MAX_LENGTH {
+    if length > R::MAX_LENGTH {
         return Err(serde_json::Error::custom(format_args!(
             "{v:?} is longer than the {} character(s) `maxLength` of {} allows",
             R::MAX_LENGTH,
