@@ -1,0 +1,150 @@
+//! Rendering reports: the markdown of a pull-request comment, GitHub
+//! Actions annotations with file and line, and the accept file.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::{Change, Level, Report, Side, Summary};
+use crate::error::{Error, Result};
+
+/// The report as a pull-request comment: counts by level, then per file the
+/// changes by level (breaking first), grouped by the method that carries the
+/// definition; description-only changes are summed up in one line.
+pub fn markdown(reports: &[Report]) -> String {
+    let mut out = String::new();
+    let total = |f: fn(&Summary) -> usize| reports.iter().map(|r| f(&r.summary)).sum::<usize>();
+    out += &format!(
+        "## Schema diff\n\n**{} breaking**, **{} dangerous**, {} compatible\n",
+        total(|s| s.breaking),
+        total(|s| s.dangerous),
+        total(|s| s.compatible)
+    );
+    for r in reports {
+        out += &format!("\n### `{}` -> `{}`\n\n", r.old, r.new);
+        if r.changes.is_empty() {
+            out += "No changes.\n";
+            continue;
+        }
+        for level in [Level::Breaking, Level::Dangerous, Level::Compatible] {
+            let cs: Vec<&Change> =
+                r.changes.iter().filter(|c| c.level == level && c.kind != "description_changed").collect();
+            if cs.is_empty() {
+                continue;
+            }
+            out += &format!("#### {} ({})\n\n", level.as_str(), cs.len());
+            let mut areas: BTreeMap<&str, Vec<&Change>> = BTreeMap::new();
+            for c in cs {
+                areas.entry(c.area.as_str()).or_default().push(c);
+            }
+            for (area, cs) in areas {
+                out += &format!("- **{area}**\n");
+                for c in cs {
+                    let breaks =
+                        if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
+                    out += &format!("  - `{}` {}: {}{breaks}. Rust: {}.\n", c.def, c.kind, c.reason, c.rust);
+                }
+            }
+            out += "\n";
+        }
+        if !r.conversions.is_empty() {
+            out += &format!("#### v1 ⇄ v2 conversions ({})\n\n", r.conversions.len());
+            for c in &r.conversions {
+                out += &format!("- {} {}: was {}; now {}.\n", c.label(), c.effect, c.was, c.now);
+            }
+            out += "\n";
+        }
+        let docs: BTreeSet<&str> =
+            r.changes.iter().filter(|c| c.kind == "description_changed").map(|c| c.def.as_str()).collect();
+        if !docs.is_empty() {
+            out += &format!(
+                "Descriptions changed in {} definitions: {}.\n",
+                docs.len(),
+                docs.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    out
+}
+
+/// Reads an accept file: one fingerprint a line; blank lines and text after
+/// `#` are ignored. A line that is not a fingerprint is an error naming it.
+pub fn read_accepted(path: &Path) -> Result<BTreeSet<String>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { file: path.to_path_buf(), source })?;
+    let mut out = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.split('#').next().unwrap_or_default().trim();
+        if l.is_empty() {
+            continue;
+        }
+        if l.len() != 16 || !l.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::Schema {
+                file: path.to_path_buf(),
+                pointer: String::new(),
+                message: format!("line {}: `{l}` is not a fingerprint (16 hex digits)", i + 1),
+            });
+        }
+        out.insert(l.to_ascii_lowercase());
+    }
+    Ok(out)
+}
+
+/// The 1-based line of a JSON pointer in a schema file's text: the line of its
+/// last named segment, found key by key after the previous one (list indexes
+/// keep the position of the key before them).
+pub fn line_of(text: &str, pointer: &str) -> usize {
+    let mut pos = 0;
+    for seg in pointer.split('/').skip(1) {
+        if seg.parse::<usize>().is_ok() {
+            continue;
+        }
+        let key = seg.replace("~1", "/").replace("~0", "~");
+        let needle = format!("\"{key}\"");
+        match text[pos..].find(&needle) {
+            Some(i) => pos += i,
+            None => break,
+        }
+    }
+    text[..pos].matches('\n').count() + 1
+}
+
+/// GitHub Actions annotations: `::error` for breaking, `::warning` for
+/// dangerous, `::notice` for compatible changes (descriptions left out), each
+/// with the schema file and line of its pointer.
+pub fn github(root: &Path, reports: &[Report]) -> String {
+    let mut out = String::new();
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    for r in reports {
+        for c in r.changes.iter().filter(|c| c.kind != "description_changed") {
+            let file = match c.side {
+                Side::Old => &r.old,
+                Side::New => &r.new,
+            };
+            let text = texts
+                .entry(file.clone())
+                .or_insert_with(|| {
+                    let p = Path::new(file);
+                    std::fs::read_to_string(if p.is_absolute() { p.to_path_buf() } else { root.join(p) })
+                        .unwrap_or_default()
+                })
+                .as_str();
+            let line = line_of(text, &c.pointer);
+            let command = match c.level {
+                Level::Breaking => "error",
+                Level::Dangerous => "warning",
+                Level::Compatible => "notice",
+            };
+            let breaks = if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
+            // Annotation messages escape `%`, CR and LF.
+            let message = format!("{} {}: {}{breaks}", c.def, c.kind, c.reason)
+                .replace('%', "%25")
+                .replace('\r', "%0D")
+                .replace('\n', "%0A");
+            out += &format!(
+                "::{command} file={file},line={line},title={} {}::{message}\n",
+                c.level.as_str(),
+                c.fingerprint
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,229 @@
+//! The two sides of a diff: a schema file, a directory in the `schema/`
+//! layout, `npm:<version>` or `git:<rev>`, loaded and paired file by file,
+//! with the v1 ⇄ v2 conversions that change.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::{diff_with, ConversionChange, Report};
+use crate::error::{Error, Result};
+use crate::model::Module;
+
+/// Loads one side: a schema file, or a directory in the `schema/` layout.
+/// Returns the files it holds by their path in the layout (a lone file by its
+/// protocol version only, so that any two files of one version compare).
+pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
+    // The upsert rules are the project's; a rule that does not fit a side is left out.
+    let upserts = crate::load::UpsertFile { path: root.join("schema/upserts.json"), strict: false };
+    if side.is_file() {
+        let dir = side.parent().unwrap_or(Path::new("."));
+        let rel = side.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        let m = crate::load::module_in(root, dir, &rel, None, &upserts, crate::lower::Mode::Lenient)?;
+        let version = if m.defs.iter().any(|d| d.name == "UpdateSessionNotification" || d.name == "StateUpdate") {
+            "v2"
+        } else {
+            "v1"
+        };
+        return Ok(vec![(version.to_owned(), m)]);
+    }
+    if !side.is_dir() {
+        return Err(Error::Read {
+            file: side.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such schema file or directory"),
+        });
+    }
+    let mut out = Vec::new();
+    for v in crate::load::versions(side) {
+        for rel in [v.stable, v.unstable].into_iter().flatten() {
+            let m = crate::load::module_in(root, side, rel, None, &upserts, crate::lower::Mode::Lenient)?;
+            let key = if rel == crate::lock::LEGACY_FILE { "v1/schema.json".to_owned() } else { rel.to_owned() };
+            out.push((key, m));
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Read {
+            file: side.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no schema files in the directory"),
+        });
+    }
+    Ok(out)
+}
+
+/// Diffs two sides: two files of one protocol version, or every file present
+/// in both directories. Sides of different protocol versions are an error.
+pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
+    let (a, b) = (load_side(root, old)?, load_side(root, new)?);
+    let lone = |k: &str| !k.contains('/');
+    let label = Path::new("schema/conversions.json");
+    let config = crate::convert::Config::read(&root.join(label), label)?;
+    let mut out = Vec::new();
+    let mut keys = Vec::new();
+    for (key, m) in &a {
+        for (k2, n) in &b {
+            let same = if lone(key) || lone(k2) { key.split('/').next() == k2.split('/').next() } else { key == k2 };
+            if same {
+                // The capability properties the configuration names are v1's.
+                let caps = if key.starts_with("v1") { config.clone() } else { crate::convert::Config::default() };
+                out.push(diff_with(m, n, &caps));
+                keys.push(key.clone());
+            }
+        }
+    }
+    if let (Some(x), Some(y)) = (conversions(&a, &config), conversions(&b, &config)) {
+        for (bi, unstable) in [false, true].into_iter().enumerate() {
+            let report_of =
+                |version: &str| keys.iter().position(|k| k.starts_with(version) && k.contains("unstable") == unstable);
+            attach(&mut out, conversion_changes(&x[bi], &y[bi]), report_of("v1/"), report_of("v2/"));
+        }
+    }
+    if out.is_empty() || (a.len() == 1 && b.len() == 1 && out.len() != 1) {
+        return Err(Error::Schema {
+            file: new.to_path_buf(),
+            pointer: String::new(),
+            message: format!(
+                "the sides hold no schema of the same protocol version (old: {}; new: {})",
+                a.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", "),
+                b.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        });
+    }
+    Ok(out)
+}
+
+/// How every pair converts in the stable and the unstable build of a side
+/// that holds both versions (`None` otherwise).
+fn conversions(
+    side: &[(String, Module)],
+    config: &crate::convert::Config,
+) -> Option<[BTreeMap<(String, String), crate::convert::Status>; 2]> {
+    let get = |k: &str| side.iter().find(|(key, _)| key == k).map(|(_, m)| m);
+    let v1 = get("v1/schema.json").or(get("v1/schema.unstable.json"))?;
+    let v2 = get("v2/schema.json").or(get("v2/schema.unstable.json"))?;
+    let v1 = (v1, get("v1/schema.unstable.json").unwrap_or(v1));
+    let v2 = (v2, get("v2/schema.unstable.json").unwrap_or(v2));
+    Some([false, true].map(|unstable| crate::convert::statuses(v1, v2, config, unstable)))
+}
+
+/// The pairs whose conversion differs between two revisions.
+fn conversion_changes(
+    old: &BTreeMap<(String, String), crate::convert::Status>,
+    new: &BTreeMap<(String, String), crate::convert::Status>,
+) -> Vec<ConversionChange> {
+    use crate::convert::Status;
+    let absent = |k: &(String, String)| if k.0.is_empty() { Status::V2Only } else { Status::V1Only };
+    let keys: BTreeSet<&(String, String)> = old.keys().chain(new.keys()).collect();
+    let mut out = Vec::new();
+    for k in keys {
+        let (was, now) = (old.get(k).cloned(), new.get(k).cloned());
+        if was == now {
+            continue;
+        }
+        // A definition that appears or disappears with its pair is reported as
+        // the pair; its one-version key on the other side says nothing more.
+        let (was, now) = (was.unwrap_or_else(|| absent(k)), now.unwrap_or_else(|| absent(k)));
+        let one_version = |s: &Status| matches!(s, Status::V1Only | Status::V2Only);
+        // Identical and reference-only differ only through a referenced
+        // definition, whose own change is reported.
+        if was == now || (one_version(&was) && one_version(&now)) || (was.lossless() && now.lossless()) {
+            continue;
+        }
+        let effect = match (&was, &now) {
+            (_, Status::Refused(_)) => "needs a hand-written rule",
+            (w, n) if !w.converts() && n.converts() => "newly possible",
+            (w, n) if w.converts() && !n.converts() => "no longer possible",
+            (w, n) if w.lossless() && !n.lossless() => "becomes lossy",
+            (w, n) if !w.lossless() && n.lossless() => "becomes lossless",
+            _ => "changes",
+        };
+        let name = |n: &String| (!n.is_empty()).then(|| n.clone());
+        out.push(ConversionChange {
+            v1: name(&k.0),
+            v2: name(&k.1),
+            effect,
+            was: was.to_string(),
+            now: now.to_string(),
+        });
+    }
+    out
+}
+
+/// Puts each conversion change into the report of a version with a change to
+/// one of its definitions (else the v2 report), and notes it on those changes.
+fn attach(reports: &mut [Report], changes: Vec<ConversionChange>, v1: Option<usize>, v2: Option<usize>) {
+    for c in changes {
+        let mut placed = false;
+        for (i, name) in [(v1, &c.v1), (v2, &c.v2)] {
+            let (Some(i), Some(name)) = (i, name) else { continue };
+            let note = format!("{}: was {}; now {}", c.effect, c.was, c.now);
+            let mut hit = false;
+            for ch in reports[i].changes.iter_mut().filter(|ch| &ch.def == name) {
+                ch.convert = Some(note.clone());
+                hit = true;
+            }
+            if hit {
+                reports[i].conversions.push(c.clone());
+                placed = true;
+            }
+        }
+        if !placed {
+            if let Some(i) = v2.or(v1) {
+                reports[i].conversions.push(c);
+            }
+        }
+    }
+}
+
+/// Resolves a side given on the command line to a path: a file or directory
+/// as is; `npm:<version>` fetched like `schema pull` into
+/// `target/schema-diff/npm-<version>/` (kept as a cache); `git:<rev>` the
+/// vendored `schema/` files at that revision of this repository, written to
+/// `target/schema-diff/git-<rev>/`.
+pub fn resolve_side(root: &Path, spec: &str) -> std::result::Result<std::path::PathBuf, String> {
+    let cache = root.join("target/schema-diff");
+    if let Some(version) = spec.strip_prefix("npm:") {
+        let dir = cache.join(format!("npm-{version}"));
+        if !dir.join("acp-schema.lock").is_file() {
+            crate::pull::pull(&dir, version, &crate::pull::Source::Npm).map_err(|e| format!("{spec}: {e:#}"))?;
+        }
+        return Ok(dir);
+    }
+    if let Some(rev) = spec.strip_prefix("git:") {
+        if rev.is_empty() || rev.starts_with('-') {
+            return Err(format!("{spec}: not a revision"));
+        }
+        let safe: String =
+            rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
+        let dir = cache.join(format!("git-{safe}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut found = 0;
+        for rel in crate::lock::ALL_FILES {
+            let out = std::process::Command::new("git")
+                .arg("-C")
+                .arg(root)
+                .args(["show", &format!("{rev}:schema/{rel}")])
+                .output()
+                .map_err(|e| format!("{spec}: cannot run git: {e}"))?;
+            if !out.status.success() {
+                let err = String::from_utf8_lossy(&out.stderr);
+                // A file the revision does not have is fine; a revision that does not exist is not.
+                if err.contains("invalid object name")
+                    || err.contains("unknown revision")
+                    || err.contains("bad revision")
+                {
+                    return Err(format!("{spec}: no such revision"));
+                }
+                continue;
+            }
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap_or(&dir))
+                .and_then(|_| std::fs::write(&path, &out.stdout))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            found += 1;
+        }
+        if found == 0 {
+            return Err(format!("{spec}: no schema files under schema/ at that revision"));
+        }
+        return Ok(dir);
+    }
+    Ok(std::path::PathBuf::from(spec))
+}
