@@ -20,6 +20,9 @@ mod model;
 #[path = "codegen/diff.rs"]
 mod diff;
 
+#[path = "codegen/diff_eval.rs"]
+mod diff_eval;
+
 #[path = "codegen/mutations.rs"]
 mod mutations;
 

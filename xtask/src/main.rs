@@ -99,9 +99,11 @@ enum Command {
         /// compared) or `github` (workflow annotations with file and line).
         #[arg(long, default_value = "markdown", value_parser = ["markdown", "json", "github"])]
         format: String,
-        /// Exit 1 if any change is at least this level.
-        #[arg(long, value_parser = ["breaking", "dangerous"])]
-        fail_on: Option<String>,
+        /// Exit 1 if a change not accepted meets any of these: `breaking` or `dangerous`
+        /// (a wire level or worse), `rust-breaking` (the generated Rust API breaks, whatever
+        /// the wire level). Repeat the flag or separate with commas.
+        #[arg(long, value_delimiter = ',', value_parser = ["breaking", "dangerous", "rust-breaking"])]
+        fail_on: Vec<String>,
         /// Fingerprints a reviewer accepted (one per line; `#` starts a comment):
         /// those changes are still reported but do not fail the run.
         #[arg(long, value_name = "FILE")]
@@ -330,20 +332,20 @@ fn main() -> ExitCode {
             } else {
                 print!("{}", xtask::diff::markdown(&reports));
             }
-            let worst = reports
-                .iter()
-                .flat_map(|r| &r.changes)
-                .filter(|c| !accepted.contains(&c.fingerprint))
-                .map(|c| c.level)
-                .max();
-            let limit = match fail_on.as_deref() {
-                Some("breaking") => Some(xtask::diff::Level::Breaking),
-                Some("dangerous") => Some(xtask::diff::Level::Dangerous),
-                _ => None,
+            let failing = |c: &xtask::diff::Change| {
+                fail_on.iter().any(|f| match f.as_str() {
+                    "breaking" => c.level >= xtask::diff::Level::Breaking,
+                    "dangerous" => c.level >= xtask::diff::Level::Dangerous,
+                    "rust-breaking" => c.rust.level == xtask::diff::RustLevel::Breaking,
+                    _ => false,
+                })
             };
-            match (worst, limit) {
-                (Some(w), Some(l)) if w >= l => ExitCode::from(1),
-                _ => ExitCode::SUCCESS,
+            let fails =
+                reports.iter().flat_map(|r| &r.changes).filter(|c| !accepted.contains(&c.fingerprint)).any(failing);
+            if fails {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
             }
         }
         Command::Fuzz { target, seconds, jobs, list, seeds, if_nightly } => {

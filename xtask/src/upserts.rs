@@ -111,7 +111,8 @@ pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -
 /// "patch" is a text patch, so the word alone does not count).
 pub fn speaks_of_patches(docs: Option<&str>) -> bool {
     docs.is_some_and(|t| {
-        let t = t.to_lowercase();
+        // Words only: a line break or a backquote inside a phrase does not hide it.
+        let t = crate::diff::normalize(t);
         ["patch semantics", "patches the stored", "patch that entity", "patch the previous"]
             .iter()
             .any(|p| t.contains(p))

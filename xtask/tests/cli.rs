@@ -392,6 +392,19 @@ fn diff_exit_codes_fail_on_and_accepted_fingerprints() {
     let o = xtask(&["diff", old, new, "--accept", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1: `not-a-fingerprint` is not a fingerprint"), "{}", stderr(&o));
+    // The Rust axis has its own gate: a pair whose changes are all compatible on
+    // the wire but rename a Rust type fails `rust-breaking` only.
+    let c = root().join("schema/fixtures/diff/causes/semantic_string_types");
+    let (co, cn) = (c.join("old.json"), c.join("new.json"));
+    let (co, cn) = (co.to_str().unwrap(), cn.to_str().unwrap());
+    let enc = root().join("schema/fixtures/diff/causes/content_encoding");
+    let (eo, en) = (enc.join("old.json"), enc.join("new.json"));
+    let (eo, en) = (eo.to_str().unwrap(), en.to_str().unwrap());
+    assert_eq!(xtask(&["diff", eo, en, "--fail-on", "breaking,dangerous"]).status.code(), Some(0));
+    assert_eq!(xtask(&["diff", eo, en, "--fail-on", "rust-breaking"]).status.code(), Some(1));
+    assert_eq!(xtask(&["diff", co, cn, "--fail-on", "dangerous", "--fail-on", "rust-breaking"]).status.code(), Some(1));
+    let o = xtask(&["diff", eo, en, "--fail-on", "rust"]);
+    assert_eq!(o.status.code(), Some(2), "an unknown gate is a usage error");
     // Bad sides: one line, exit 2.
     let v2 = root().join("schema/v2/schema.json");
     let o = xtask(&["diff", v2.to_str().unwrap(), new]);

@@ -55,6 +55,13 @@ fn every_change_kind_has_a_fixture_in_both_directions() {
     for r in forward.iter().chain(&backward).chain(&lv) {
         seen.extend(r.changes.iter().map(|c| c.kind));
     }
+    let causes = root().join("schema/fixtures/diff/causes");
+    for c in std::fs::read_dir(&causes).unwrap() {
+        let (old, new) = cause_sides(&c.unwrap().path());
+        for r in diff::diff_sides(&root(), &old, &new).unwrap() {
+            seen.extend(r.changes.iter().map(|c| c.kind));
+        }
+    }
     let missing: Vec<&&str> = diff::KINDS.iter().filter(|k| !seen.contains(**k)).collect();
     assert!(missing.is_empty(), "change kinds without a fixture: {missing:?}");
     // The report schema lists exactly these kinds.
@@ -285,4 +292,155 @@ fn a_typed_rest_that_changes_type_is_reported() {
     assert_eq!(changes(&c, &a).len(), 1, "`true` -> a schema");
     assert!(changes(&a, &a).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The two sides of a fixture pair under `schema/fixtures/diff/causes/`: two
+/// files, or two directories in the layout of `schema/`.
+fn cause_sides(dir: &Path) -> (PathBuf, PathBuf) {
+    if dir.join("old.json").is_file() {
+        (dir.join("old.json"), dir.join("new.json"))
+    } else {
+        (dir.join("old"), dir.join("new"))
+    }
+}
+
+/// Each cause of a false alarm or a miss the diff had, as a fixture pair
+/// with its markdown, JSON and GitHub snapshots, and what must hold of it.
+#[test]
+fn each_false_alarm_cause_is_fixed_by_its_fixture_pair() {
+    let causes = root().join("schema/fixtures/diff/causes");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&causes).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    for name in &names {
+        let (old, new) = cause_sides(&causes.join(name));
+        let reports = diff::diff_sides(&root(), &old, &new).unwrap();
+        validate_json(&reports);
+        let changes: Vec<&diff::Change> = reports.iter().flat_map(|r| &r.changes).collect();
+        let find = |kind: &str, member: &str| -> &diff::Change {
+            changes
+                .iter()
+                .find(|c| c.kind == kind && c.member == member)
+                .unwrap_or_else(|| panic!("{name}: no {kind} on `{member}` in {changes:#?}"))
+        };
+        match name.as_str() {
+            "semantic_string_types" => {
+                // A property that now names a string type: the same JSON, a new Rust type.
+                for m in ["cwd", "mimeType", "cursor", "roots"] {
+                    let c = find("rust_type_changed", m);
+                    assert_eq!((c.level, c.rust.level), (Level::Compatible, diff::RustLevel::Breaking), "{m}");
+                    assert!(c.breaks.is_empty());
+                }
+                // A named type that adds a pattern narrows what new readers accept.
+                let c = find("string_rule_changed", "sessionId");
+                assert_eq!((c.level, c.breaks.as_slice()), (Level::Breaking, ["old agents".to_owned()].as_slice()));
+                assert!(!changes.iter().any(|c| c.kind == "field_type_changed"));
+            }
+            "content_encoding" => {
+                let c = find("rust_type_changed", "blob");
+                assert_eq!(c.level, Level::Compatible);
+                assert!(changes.iter().all(|c| c.level == Level::Compatible));
+            }
+            "meta_only_response_renamed" => {
+                let c = find("definition_renamed", "SetProviderResponse");
+                assert_eq!((c.level, c.rust.level), (Level::Compatible, diff::RustLevel::Breaking));
+                assert!(!changes.iter().any(|c| c.kind == "method_removed" || c.kind == "method_added"));
+            }
+            "identical_shape_ref" => {
+                let c = find("rust_type_changed", "stop");
+                assert_eq!(c.level, Level::Compatible);
+                assert!(c.reason.contains("SessionCloseCapabilities"), "{}", c.reason);
+                // The accompanying description change is judged on its own (a plain one here).
+                assert_eq!(find("description_changed", "stop").level, Level::Compatible);
+                assert!(!changes.iter().any(|c| c.kind == "field_type_changed"));
+            }
+            "meta_by_key_upsert" => {
+                let c = find("patch_description_changed", "_meta");
+                assert_eq!(c.level, Level::Dangerous);
+                assert!(
+                    c.reason.contains("A new object replaces the stored one.") && c.reason.contains("is removed"),
+                    "{}",
+                    c.reason
+                );
+            }
+            "patch_phrase_line_break" => {
+                let c = find("patch_description_changed", "");
+                assert_eq!(c.level, Level::Dangerous);
+                assert!(
+                    c.reason.contains("now speaks of patch semantics")
+                        && c.reason.contains("Each update has patch semantics:"),
+                    "{}",
+                    c.reason
+                );
+            }
+            "method_renamed" => {
+                let renames: Vec<&&diff::Change> = changes.iter().filter(|c| c.kind == "method_renamed").collect();
+                assert_eq!(renames.len(), 2, "one per method, not one per payload: {renames:#?}");
+                let c = find("method_renamed", "session/stop");
+                assert_eq!(c.level, Level::Breaking);
+                assert!(
+                    c.rust.items.iter().any(|i| i == "StopSessionRequest -> CloseSessionRequest"),
+                    "{:?}",
+                    c.rust.items
+                );
+                assert!(!changes.iter().any(|c| c.kind.starts_with("method_") && c.kind != "method_renamed"));
+                assert!(!changes.iter().any(|c| c.kind == "method_changed"));
+            }
+            "message_families" => {
+                let c = find("message_family_removed", "");
+                assert_eq!(
+                    (c.def.as_str(), c.level, c.breaks.as_slice()),
+                    ("ClientBatchCall", Level::Breaking, ["old clients".to_owned()].as_slice())
+                );
+                assert_eq!(find("message_family_added", "").def, "Proxy");
+                assert_eq!(changes.len(), 2, "a new family's own arms are part of it: {changes:#?}");
+            }
+            other => panic!("fixture pair `{other}` has no assertions here"),
+        }
+        insta::assert_snapshot!(format!("cause_{name}_markdown"), diff::markdown(&reports));
+        insta::assert_json_snapshot!(format!("cause_{name}_json"), reports);
+        insta::assert_snapshot!(format!("cause_{name}_github"), diff::github(&root(), &reports));
+    }
+}
+
+/// A change the revision did not touch keeps its fingerprint: every change
+/// recorded before the Rust axis and the wire shapes that is still reported
+/// with the same kind, definition and level has the same fingerprint, so a
+/// reviewer's `--accept` file keeps working.
+#[test]
+fn accepted_fingerprints_of_unchanged_changes_stay_stable() {
+    let r = root();
+    let text = std::fs::read_to_string(r.join("tests/diff-eval/fingerprints-before.txt")).unwrap();
+    let sides = [
+        ("schema/fixtures/diff/levels/old.json", "schema/fixtures/diff/levels/new.json"),
+        ("schema/fixtures/diff/kinds/old", "schema/fixtures/diff/kinds/new"),
+        ("schema/releases/2.0.0", "schema/releases/2.1.0"),
+        ("schema/releases/1.8.0", "schema/releases/1.9.0"),
+    ];
+    type Key = (String, String, String, String, String);
+    let mut now: Vec<(String, Key)> = Vec::new();
+    for (a, b) in sides {
+        for rep in diff::diff_sides(&r, &r.join(a), &r.join(b)).unwrap() {
+            for c in rep.changes {
+                let key = (rep.old.clone(), c.level.as_str().into(), c.kind.into(), c.def.clone(), c.member.clone());
+                now.push((c.fingerprint.clone(), key));
+            }
+        }
+    }
+    let (mut kept, mut same_key) = (0, 0);
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.splitn(6, ' ').collect();
+        let [fp, file, level, kind, def, member] = f[..] else { panic!("bad line {line}") };
+        let key: Key = (file.into(), level.into(), kind.into(), def.into(), member.into());
+        let same: Vec<&String> = now.iter().filter(|n| n.1 == key).map(|n| &n.0).collect();
+        if same.is_empty() {
+            continue;
+        }
+        same_key += 1;
+        assert!(same.iter().any(|n| *n == fp), "{line}: still reported, with another fingerprint");
+        kept += 1;
+    }
+    assert_eq!(kept, same_key);
+    assert!(kept > 900, "only {kept} changes still reported as they were");
 }

@@ -8,16 +8,19 @@ use super::{Change, Level, Report, Side, Summary};
 use crate::error::{Error, Result};
 
 /// The report as a pull-request comment: counts by level, then per file the
-/// changes by level (breaking first), grouped by the method that carries the
-/// definition; description-only changes are summed up in one line.
+/// changes by level (breaking first) in a table whose columns are the
+/// method that carries the definition, the change, who it breaks on the wire
+/// and what it does to the generated Rust (its own axis); description-only
+/// changes are summed up in one line.
 pub fn markdown(reports: &[Report]) -> String {
     let mut out = String::new();
     let total = |f: fn(&Summary) -> usize| reports.iter().map(|r| f(&r.summary)).sum::<usize>();
     out += &format!(
-        "## Schema diff\n\n**{} breaking**, **{} dangerous**, {} compatible\n",
+        "## Schema diff\n\n**{} breaking**, **{} dangerous**, {} compatible on the wire; **{} breaking** the Rust API\n",
         total(|s| s.breaking),
         total(|s| s.dangerous),
-        total(|s| s.compatible)
+        total(|s| s.compatible),
+        total(|s| s.rust_breaking)
     );
     for r in reports {
         out += &format!("\n### `{}` -> `{}`\n\n", r.old, r.new);
@@ -26,23 +29,34 @@ pub fn markdown(reports: &[Report]) -> String {
             continue;
         }
         for level in [Level::Breaking, Level::Dangerous, Level::Compatible] {
-            let cs: Vec<&Change> =
+            let mut cs: Vec<&Change> =
                 r.changes.iter().filter(|c| c.level == level && c.kind != "description_changed").collect();
             if cs.is_empty() {
                 continue;
             }
+            cs.sort_by(|a, b| a.area.cmp(&b.area).then(a.def.cmp(&b.def)).then(a.kind.cmp(b.kind)));
             out += &format!("#### {} ({})\n\n", level.as_str(), cs.len());
-            let mut areas: BTreeMap<&str, Vec<&Change>> = BTreeMap::new();
+            out += "| method | change | why | breaks | Rust |\n|---|---|---|---|---|\n";
             for c in cs {
-                areas.entry(c.area.as_str()).or_default().push(c);
-            }
-            for (area, cs) in areas {
-                out += &format!("- **{area}**\n");
-                for c in cs {
-                    let breaks =
-                        if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
-                    out += &format!("  - `{}` {}: {}{breaks}. Rust: {}.\n", c.def, c.kind, c.reason, c.rust);
-                }
+                let rust = if c.rust.items.is_empty() {
+                    format!("{}: {}", c.rust.level.as_str(), c.rust.note)
+                } else {
+                    format!(
+                        "{} ({}): {}",
+                        c.rust.level.as_str(),
+                        c.rust.items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", "),
+                        c.rust.note
+                    )
+                };
+                out += &format!(
+                    "| {} | `{}` {} | {} | {} | {} |\n",
+                    cell(&c.area),
+                    cell(&c.def),
+                    c.kind,
+                    cell(&c.reason),
+                    cell(&c.breaks.join(", ")),
+                    cell(&rust)
+                );
             }
             out += "\n";
         }
@@ -64,6 +78,11 @@ pub fn markdown(reports: &[Report]) -> String {
         }
     }
     out
+}
+
+/// Text for a markdown table cell: `|` escaped, line breaks as spaces.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 /// Reads an accept file: one fingerprint a line; blank lines and text after

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::{diff_with, ConversionChange, Report};
+use super::{diff_files, ConversionChange, Report};
 use crate::error::{Error, Result};
 use crate::model::Module;
 
@@ -64,7 +64,13 @@ pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
             if same {
                 // The capability properties the configuration names are v1's.
                 let caps = if key.starts_with("v1") { config.clone() } else { crate::convert::Config::default() };
-                out.push(diff_with(m, n, &caps));
+                let json = |m: &Module| -> Option<serde_json::Value> {
+                    let p = Path::new(&m.source);
+                    let text =
+                        std::fs::read_to_string(if p.is_absolute() { p.to_path_buf() } else { root.join(p) }).ok()?;
+                    serde_json::from_str(&text).ok()
+                };
+                out.push(diff_files(m, n, &caps, json(m).as_ref(), json(n).as_ref()));
                 keys.push(key.clone());
             }
         }

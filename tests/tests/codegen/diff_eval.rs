@@ -1,0 +1,161 @@
+//! The diff measured on real history: every consecutive pair of published
+//! releases, each change classified by hand in `tests/diff-eval/pairs/`
+//! (the rules are in `tests/diff-eval/README.md`). Prints precision and
+//! recall per level and holds both at 95% or more.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use xtask::diff::{self, Level};
+
+#[derive(Debug, Deserialize)]
+struct PairFile {
+    old_dir: String,
+    new_dir: String,
+    changes: Vec<Entry>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Entry {
+    file: String,
+    def: String,
+    member: String,
+    kind: String,
+    level: Level,
+    #[serde(default)]
+    breaks: Vec<String>,
+    why: String,
+    #[serde(default)]
+    missed: bool,
+    /// The reviewer's first verdict, where the set's rules changed it.
+    #[serde(default)]
+    hand: Option<Level>,
+    #[serde(default)]
+    prose_meaning: bool,
+}
+
+type Key = (String, String, String, String);
+
+fn key(file: &str, def: &str, member: &str, kind: &str) -> Key {
+    (file.to_owned(), def.to_owned(), member.to_owned(), kind.to_owned())
+}
+
+/// What the tool said about one pair, by key (a key may hold several changes).
+fn tool_changes(root: &Path, old_dir: &str, new_dir: &str) -> Vec<(Key, Level, Vec<String>)> {
+    let reports = diff::diff_sides(root, &root.join(old_dir), &root.join(new_dir))
+        .unwrap_or_else(|e| panic!("{old_dir} -> {new_dir}: {e}"));
+    let mut out = Vec::new();
+    for r in reports {
+        let file = Path::new(&r.new).strip_prefix(new_dir).expect("a report's file is inside its side");
+        let file = file.to_str().expect("utf-8").to_owned();
+        for c in r.changes {
+            out.push((key(&file, &c.def, &c.member, c.kind), c.level, c.breaks));
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+struct Tally {
+    /// (tool level, hand level) for every change both name.
+    matched: Vec<(Level, Level)>,
+    /// Changes the tool reports that the set does not classify.
+    unreviewed: Vec<String>,
+    /// Hand levels of changes the tool does not report.
+    missed: Vec<(Level, String)>,
+    /// Matched changes whose `breaks` differ (of those both call not compatible).
+    breaks_agree: (usize, usize),
+}
+
+#[test]
+fn precision_and_recall_per_level_on_every_release_pair() {
+    let root = super::root();
+    let dir = root.join("tests/diff-eval/pairs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    // Structural and description files of one pair are one pair.
+    let mut pairs: BTreeMap<(String, String), Vec<Entry>> = BTreeMap::new();
+    for f in &files {
+        let p: PairFile = serde_json::from_str(&std::fs::read_to_string(f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for e in &p.changes {
+            assert!(!e.why.trim().is_empty(), "{}: {:?} has no `why`", f.display(), e);
+        }
+        pairs.entry((p.old_dir, p.new_dir)).or_default().extend(p.changes);
+    }
+    assert!(pairs.len() >= 12, "{} pairs", pairs.len());
+    let all: Vec<&Entry> = pairs.values().flatten().collect();
+    let overridden = all.iter().filter(|e| e.hand.is_some_and(|h| h != e.level)).count();
+    let prose = all.iter().filter(|e| e.prose_meaning).count();
+    let missed_marked = all.iter().filter(|e| e.missed).count();
+    let mut t = Tally::default();
+    for ((old_dir, new_dir), entries) in &pairs {
+        let mut hand: BTreeMap<Key, Vec<Entry>> = BTreeMap::new();
+        for e in entries {
+            hand.entry(key(&e.file, &e.def, &e.member, &e.kind)).or_default().push(e.clone());
+        }
+        for (k, level, breaks) in tool_changes(&root, old_dir, new_dir) {
+            match hand.get_mut(&k).and_then(|v| if v.is_empty() { None } else { Some(v.remove(0)) }) {
+                Some(e) => {
+                    assert!(!e.missed, "{old_dir} -> {new_dir}: {k:?} is marked missed but the diff reports it");
+                    t.matched.push((level, e.level));
+                    if level > Level::Compatible && e.level > Level::Compatible {
+                        t.breaks_agree.1 += 1;
+                        if breaks == e.breaks {
+                            t.breaks_agree.0 += 1;
+                        }
+                    }
+                }
+                None => t.unreviewed.push(format!("{old_dir} -> {new_dir}: {k:?} ({})", level.as_str())),
+            }
+        }
+        for (k, left) in hand {
+            for e in left {
+                t.missed.push((e.level, format!("{old_dir} -> {new_dir}: {k:?} ({}): {}", e.level.as_str(), e.why)));
+            }
+        }
+    }
+    let mut table = String::from("level        tool  hand  agree  precision  recall\n");
+    let mut failures = Vec::new();
+    for level in [Level::Breaking, Level::Dangerous, Level::Compatible] {
+        let tool = t.matched.iter().filter(|(x, _)| *x == level).count()
+            + t.unreviewed.iter().filter(|u| u.ends_with(&format!("({})", level.as_str()))).count();
+        let hand = t.matched.iter().filter(|(_, y)| *y == level).count()
+            + t.missed.iter().filter(|(l, _)| *l == level).count();
+        let agree = t.matched.iter().filter(|(x, y)| *x == level && *y == level).count();
+        let ratio = |n: usize, d: usize| if d == 0 { 1.0 } else { n as f64 / d as f64 };
+        let (p, r) = (ratio(agree, tool), ratio(agree, hand));
+        table +=
+            &format!("{:<12} {tool:>5} {hand:>5} {agree:>6} {:>9.1}% {:>6.1}%\n", level.as_str(), p * 100.0, r * 100.0);
+        if p < 0.95 || r < 0.95 {
+            failures.push(level.as_str());
+        }
+    }
+    table += &format!(
+        "breaks agree on {} of {} changes both call breaking or dangerous\n",
+        t.breaks_agree.0, t.breaks_agree.1
+    );
+    table += &format!(
+        "{} changes in {} pairs; {} found by the reviewers only (`missed`); {} levels set by the rules over the reviewer's first verdict (`hand`); {} description changes change meaning in prose no configuration reads (`prose_meaning`, compatible on the wire)\n",
+        all.len(),
+        pairs.len(),
+        missed_marked,
+        overridden,
+        prose
+    );
+    println!("{table}");
+    let disagreements: Vec<String> = t
+        .matched
+        .iter()
+        .filter(|(x, y)| x != y)
+        .map(|(x, y)| format!("tool {} / hand {}", x.as_str(), y.as_str()))
+        .collect();
+    assert!(t.unreviewed.is_empty(), "changes the evaluation set does not classify:\n{}", t.unreviewed.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "precision or recall under 95% for {failures:?}\n{table}\nmissed:\n{}\n{} level disagreements",
+        t.missed.iter().map(|(_, m)| m.as_str()).collect::<Vec<_>>().join("\n"),
+        disagreements.len()
+    );
+}

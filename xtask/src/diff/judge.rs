@@ -1,0 +1,385 @@
+//! Verdicts shared by the comparisons: type changes, descriptions, labels.
+
+use std::collections::BTreeMap;
+
+use super::differ::Verdict;
+use super::Level;
+use crate::model::{Additional, Def, Kind, Payload, Type};
+
+/// A description change: `description_changed` (compatible) unless the
+/// configuration gives the text meaning. The upsert rules of
+/// `schema/upserts.json` are written from the descriptions of the upserts and
+/// their properties, and the adapters' capability gating from those of the
+/// capability properties listed in `capabilities` of
+/// `schema/conversions.json`: a new text there may mean the peers now apply
+/// or advertise something differently, with no structural change, so it is
+/// `dangerous` until a reviewer has checked the configuration against it.
+pub(super) fn doc_change(
+    a: &Def,
+    b: &Def,
+    field: Option<&str>,
+    capabilities: &BTreeMap<String, BTreeMap<String, String>>,
+) -> (&'static str, Level, String) {
+    let docs = |d: &Def| -> Option<String> {
+        match field {
+            None => d.docs.clone(),
+            Some(f) => match &d.kind {
+                Kind::Struct(s) => s.fields.iter().find(|x| x.name == f).and_then(|x| x.docs.clone()),
+                _ => None,
+            },
+        }
+    };
+    let (was, is) = (docs(a).map(|t| clean(&t)), docs(b).map(|t| clean(&t)));
+    // A change of punctuation, case, line breaks, links or the UNSTABLE
+    // banner only says nothing new.
+    if was.as_deref().map(normalize) == is.as_deref().map(normalize) {
+        return ("description_changed", Level::Compatible, "the description changed (wording only)".into());
+    }
+    // `_meta`'s text is the same boilerplate everywhere and its rule is
+    // fixed, except on an upsert whose configuration gives `_meta` a rule
+    // (merged by key): there its text says what `null` does.
+    let classifies_meta = |d: &Def| d.upsert.as_ref().is_some_and(|u| u.fields.contains_key("_meta"));
+    if field == Some("_meta") && !classifies_meta(a) && !classifies_meta(b) {
+        return ("description_changed", Level::Compatible, "the description changed".into());
+    }
+    let (gone, added) = changed_sentences(was.as_deref().unwrap_or_default(), is.as_deref().unwrap_or_default());
+    let sentences = quote_change(&gone, &added);
+    let rule = |d: &Def| {
+        d.upsert.as_ref().and_then(|u| match field {
+            None => Some("the upsert".to_owned()),
+            Some(f) if u.key.as_deref() == Some(f) => Some("the upsert's key".to_owned()),
+            Some(f) => u.fields.get(f).map(|r| format!("a property with the upsert rule {}", rule_label(r))),
+        })
+    };
+    if let Some(what) = rule(b).or_else(|| rule(a)) {
+        // The configuration is read from what the text says omitted, `null`
+        // and a value do: a rewording elsewhere in it changes nothing there.
+        if !gone.iter().chain(&added).any(|t| speaks_of_rules(t)) {
+            return (
+                "description_changed",
+                Level::Compatible,
+                format!("the description of {what} changed, but no sentence that changed says what omitted, `null` or a value do ({sentences})"),
+            );
+        }
+        return (
+            "patch_description_changed",
+            Level::Dangerous,
+            format!(
+                "the description of {what} changed ({sentences}): check that schema/upserts.json still says what omitted, `null` and a value mean"
+            ),
+        );
+    }
+    if field.is_none()
+        && b.upsert.is_none()
+        && crate::upserts::speaks_of_patches(b.docs.as_deref())
+        && !crate::upserts::speaks_of_patches(a.docs.as_deref())
+    {
+        return (
+            "patch_description_changed",
+            Level::Dangerous,
+            format!("the description now speaks of patch semantics ({sentences}), but schema/upserts.json has no entry: it is generated as a plain struct"),
+        );
+    }
+    if let Some(reader) = field.and_then(|f| capabilities.get(&b.name)?.get(f)) {
+        return (
+            "capability_description_changed",
+            Level::Dangerous,
+            format!("the description of a capability the adapters read changed ({reader}; {sentences}): check that they still read it right"),
+        );
+    }
+    ("description_changed", Level::Compatible, "the description changed".into())
+}
+
+/// Whether a type change's Rust note says the Rust type stays.
+pub(super) fn rust_note_unchanged(note: &str) -> bool {
+    note.contains("does not change") || note.starts_with("documentation only")
+}
+
+/// A description with case, punctuation, whitespace and line breaks set
+/// aside: the words only.
+pub(crate) fn normalize(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// The words a sentence uses to say what omitted, `null` and a value do to
+/// stored state: a changed sentence with one of them may change an upsert rule.
+const RULE_WORDS: &[&str] = &[
+    "omit",
+    "omits",
+    "omitted",
+    "omission",
+    "null",
+    "unset",
+    "unsets",
+    "unchanged",
+    "clear",
+    "clears",
+    "cleared",
+    "reset",
+    "resets",
+    "replace",
+    "replaces",
+    "replaced",
+    "replacement",
+    "merge",
+    "merges",
+    "merged",
+    "default",
+    "defaults",
+    "absent",
+    "append",
+    "appends",
+    "appended",
+    "remove",
+    "removes",
+    "removed",
+    "inherit",
+    "inherits",
+    "stored",
+];
+
+/// Whether a sentence speaks of what omitted, `null` or a value do.
+pub(super) fn speaks_of_rules(sentence: &str) -> bool {
+    normalize(sentence).split(' ').any(|w| RULE_WORDS.contains(&w))
+}
+
+/// A description without what does not carry meaning: the UNSTABLE banner
+/// (it marks stability), link targets (`[text](url)` keeps `text`) and
+/// rustdoc links to a member (``[`Type::field_name`]`` reads `fieldname`,
+/// as the wire name `fieldName` normalises).
+pub(super) fn clean(text: &str) -> String {
+    let text = text
+        .replace("This capability is not part of the spec yet, and may be removed or changed at any point.", " ")
+        .replace("**UNSTABLE**", " ");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find('[') {
+        out += &rest[..i];
+        let tail = &rest[i..];
+        let Some(close) = tail.find(']') else {
+            out += tail;
+            rest = "";
+            break;
+        };
+        let inner = &tail[1..close];
+        let after = &tail[close + 1..];
+        if let Some(code) = inner.strip_prefix('`').and_then(|c| c.strip_suffix('`')) {
+            out += &code.rsplit("::").next().unwrap_or(code).replace('_', "");
+        } else {
+            out += inner;
+        }
+        rest = match after.strip_prefix('(').and_then(|a| a.find(')').map(|j| &a[j + 1..])) {
+            Some(r) => r,
+            None => after,
+        };
+    }
+    out += rest;
+    out
+}
+
+/// The sentences one text has and the other lacks (compared by their words).
+pub(super) fn changed_sentences(was: &str, is: &str) -> (Vec<String>, Vec<String>) {
+    let split = |t: &str| -> Vec<String> {
+        let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        let chars: Vec<char> = flat.chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            cur.push(*c);
+            let ends = matches!(c, '.' | '!' | '?' | ':' | ';') && chars.get(i + 1).is_none_or(|n| *n == ' ');
+            if ends {
+                out.push(cur.trim().to_owned());
+                cur.clear();
+            }
+        }
+        if !cur.trim().is_empty() {
+            out.push(cur.trim().to_owned());
+        }
+        out
+    };
+    let (a, b) = (split(was), split(is));
+    let norm_a: Vec<String> = a.iter().map(|s| normalize(s)).collect();
+    let norm_b: Vec<String> = b.iter().map(|s| normalize(s)).collect();
+    let gone = a.iter().zip(&norm_a).filter(|(_, n)| !n.is_empty() && !norm_b.contains(n)).map(|(s, _)| s.clone());
+    let new = b.iter().zip(&norm_b).filter(|(_, n)| !n.is_empty() && !norm_a.contains(n)).map(|(s, _)| s.clone());
+    (gone.collect(), new.collect())
+}
+
+/// `was "..."; now "..."`, each sentence cut to 160 characters.
+pub(super) fn quote_change(gone: &[String], new: &[String]) -> String {
+    let cut = |s: &str| -> String {
+        if s.chars().count() > 160 {
+            format!("{}...", s.chars().take(160).collect::<String>())
+        } else {
+            s.to_owned()
+        }
+    };
+    let quote = |v: &[String]| {
+        if v.is_empty() {
+            "nothing".to_owned()
+        } else {
+            v.iter().map(|s| format!("\"{}\"", cut(s))).collect::<Vec<_>>().join(" ")
+        }
+    };
+    format!("was {}; now {}", quote(gone), quote(new))
+}
+
+pub(super) fn rule_label(r: &crate::model::Rule) -> String {
+    use crate::model::Rule;
+    match r {
+        Rule::Replace => "`replace`".into(),
+        Rule::List => "`list`".into(),
+        Rule::ByKey => "`by_key`".into(),
+        Rule::Required => "`required`".into(),
+        Rule::Reset { .. } => "`reset`".into(),
+    }
+}
+
+pub(super) fn payload_ref(v: &crate::model::Variant) -> Option<&Type> {
+    match &v.payload {
+        Payload::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// The verdict on a type change; `old_reader` / `new_reader` are the level of
+/// a value the old / new reader does not accept.
+pub(super) fn type_change_of(
+    a: &Type,
+    b: &Type,
+    old_reader: Level,
+    new_reader: Level,
+) -> (Verdict, &'static str, String, &'static str) {
+    let lenient_old = old_reader;
+    let lenient_new = new_reader;
+    match (a, b) {
+        (
+            Type::String { min_length: m1, max_length: x1, pattern: p1, .. },
+            Type::String { min_length: m2, max_length: x2, pattern: p2, .. },
+        ) => {
+            // A rule only one side checks: the side that checks it rejects what the other allows.
+            let shorter = |x: &Option<u64>, y: &Option<u64>| x.is_some_and(|x| y.is_none_or(|y| x < y));
+            let tighter_new = m2.unwrap_or(0) > m1.unwrap_or(0) || shorter(x2, x1) || (p2.is_some() && p2 != p1);
+            let tighter_old = m1.unwrap_or(0) > m2.unwrap_or(0) || shorter(x1, x2) || (p1.is_some() && p1 != p2);
+            let v = Verdict {
+                old_to_new: if tighter_new { lenient_new } else { Level::Compatible },
+                new_to_old: if tighter_old { lenient_old } else { Level::Compatible },
+            };
+            (
+                v,
+                "string_rule_changed",
+                format!("the string's rules changed ({} -> {})", Type::describe(a), Type::describe(b)),
+                "decoding checks different rules; the type does not change",
+            )
+        }
+        (
+            Type::Array { items: i1, min_items: m1, max_items: x1, unique_items: u1, nullable_items: n1 },
+            Type::Array { items: i2, min_items: m2, max_items: x2, unique_items: u2, nullable_items: n2 },
+        ) if i1 == i2 && n1 == n2 => {
+            // Readers do not check list rules: documentation on both sides.
+            let v = Verdict::same(Level::Compatible);
+            if (x1, u1) == (x2, u2) && m1 != m2 {
+                (
+                    v,
+                    "min_items_changed",
+                    format!(
+                        "minItems changed ({} -> {}); readers do not check it",
+                        Type::describe(a),
+                        Type::describe(b)
+                    ),
+                    "documentation only (`minItems` is not checked on decode)",
+                )
+            } else {
+                (
+                    v,
+                    "array_rules_changed",
+                    format!(
+                        "the list's rules changed ({} -> {}); readers do not check them",
+                        Type::describe(a),
+                        Type::describe(b)
+                    ),
+                    "documentation only (`minItems`, `maxItems` and `uniqueItems` are not checked on decode)",
+                )
+            }
+        }
+        // Any JSON on one side: only the other side's reader can refuse.
+        (Type::Any, _) => (
+            Verdict { old_to_new: lenient_new, new_to_old: Level::Compatible },
+            "field_type_changed",
+            format!("the type narrowed from any JSON to {}", Type::describe(b)),
+            "the field's type changes: code using it stops compiling",
+        ),
+        (_, Type::Any) => (
+            Verdict { old_to_new: Level::Compatible, new_to_old: lenient_old },
+            "field_type_changed",
+            format!("the type widened from {} to any JSON", Type::describe(a)),
+            "the field's type changes: code using it stops compiling",
+        ),
+        (Type::Integer { format: f1, min: lo1, max: hi1 }, Type::Integer { format: f2, min: lo2, max: hi2 }) => {
+            let (r1, r2) = (f1.range(), f2.range());
+            let lo = |l: &Option<i128>, r: (i128, i128)| l.unwrap_or(r.0).max(r.0);
+            let hi = |h: &Option<i128>, r: (i128, i128)| h.unwrap_or(r.1).min(r.1);
+            let narrower = lo(lo2, r2) > lo(lo1, r1) || hi(hi2, r2) < hi(hi1, r1);
+            let wider = lo(lo2, r2) < lo(lo1, r1) || hi(hi2, r2) > hi(hi1, r1);
+            let v = Verdict {
+                old_to_new: if narrower { lenient_new } else { Level::Compatible },
+                new_to_old: if wider { lenient_old } else { Level::Compatible },
+            };
+            let rust = if f1 == f2 {
+                "decoding checks different bounds; the type does not change"
+            } else {
+                "the field's integer type changes: code using it may stop compiling"
+            };
+            (v, "bounds_changed", format!("the range changed ({} -> {})", Type::describe(a), Type::describe(b)), rust)
+        }
+        _ => (
+            Verdict { old_to_new: lenient_new, new_to_old: lenient_old },
+            "field_type_changed",
+            format!("the type changed from {} to {}", Type::describe(a), Type::describe(b)),
+            "the field's type changes: code using it stops compiling",
+        ),
+    }
+}
+
+pub(super) fn additional(a: Additional) -> &'static str {
+    match a {
+        Additional::Absent => "not stated (other properties allowed)",
+        Additional::True => "`true`",
+        Additional::False => "`false` (other properties rejected)",
+        Additional::Typed => "a schema (other properties typed)",
+    }
+}
+
+pub(super) fn kind_label(k: &Kind) -> &'static str {
+    match k {
+        Kind::Struct(_) => "an object",
+        Kind::Enum(_) => "an enum",
+        Kind::Union(_) => "a union",
+        Kind::Newtype(_) => "a named type",
+        Kind::Alias(_) => "an alias",
+        Kind::Any => "any JSON",
+        Kind::Opaque(_) => "a definition the generator does not understand",
+    }
+}
+
+/// Whether two definitions have the same wire shape (the converter's
+/// comparison: descriptions, titles, pointers, `x-` keywords and property
+/// order do not count).
+pub(super) fn same_shape(a: &Def, b: &Def) -> bool {
+    let (mut x, y) = (crate::convert::shape(a), crate::convert::shape(b));
+    x.name.clone_from(&y.name);
+    x.rust_name.clone_from(&y.rust_name);
+    x == y
+}
+
+pub(super) fn method_label(d: &Def) -> String {
+    match &d.method {
+        Some(m) => format!("`{}` ({:?}, handled by {})", m.name, m.kind, m.side),
+        None => "none".into(),
+    }
+}
+
+/// Whether a definition holds nothing but `_meta` (shape alone says nothing about a rename).
+pub(super) fn meta_only(d: &Def) -> bool {
+    matches!(&d.kind, Kind::Struct(s) if s.fields.iter().all(|f| f.name == "_meta"))
+}
