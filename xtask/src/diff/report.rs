@@ -128,7 +128,8 @@ pub fn line_of(text: &str, pointer: &str) -> usize {
 
 /// GitHub Actions annotations: `::error` for breaking, `::warning` for
 /// dangerous, `::notice` for compatible changes (descriptions left out), each
-/// with the schema file and line of its pointer.
+/// with the schema file and line of its pointer; the message ends with the
+/// Rust axis when the generated API changes.
 pub fn github(root: &Path, reports: &[Report]) -> String {
     let mut out = String::new();
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
@@ -154,7 +155,11 @@ pub fn github(root: &Path, reports: &[Report]) -> String {
             };
             let breaks = if c.breaks.is_empty() { String::new() } else { format!(" (breaks {})", c.breaks.join(", ")) };
             // Annotation messages escape `%`, CR and LF.
-            let message = format!("{} {}: {}{breaks}", c.def, c.kind, c.reason)
+            let rust = match c.rust.level {
+                super::RustLevel::Unchanged => String::new(),
+                l => format!(". Rust API: {}", l.as_str()),
+            };
+            let message = format!("{} {}: {}{breaks}{rust}", c.def, c.kind, c.reason)
                 .replace('%', "%25")
                 .replace('\r', "%0D")
                 .replace('\n', "%0A");
